@@ -1,0 +1,37 @@
+# frozen_string_literal: true
+
+require "json"
+
+# Helpers shared by the reporter and by minitest_boot.rb (crash lines); free of Minitest.
+module RunTestsMinitest
+  MESSAGE_LIMIT = 2048
+
+  class << self
+    # Pid of the process that wrote the "end" line; the boot's at_exit reads it.
+    attr_accessor :ended_pid
+
+    def write_line(path, hash)
+      File.open(path, "a") do |io|
+        io.sync = true
+        io.write("#{JSON.generate(hash)}\n")
+      end
+    end
+
+    # Valid UTF-8, at most MESSAGE_LIMIT bytes, never cut inside a character.
+    def bounded(text)
+      return nil if text.nil?
+
+      s = text.to_s.dup
+      s.force_encoding(Encoding::UTF_8) if s.encoding == Encoding::BINARY
+      s = s.encode(Encoding::UTF_8, invalid: :replace, undef: :replace)
+      s = s.scrub
+      s.bytesize > MESSAGE_LIMIT ? s.byteslice(0, MESSAGE_LIMIT).scrub("") : s
+    end
+
+    # "path:12:in `m'" => ["path", 12]
+    def parse_frame(frame)
+      m = /\A(.+?):(\d+)(?::in |:\z|\z)/.match(frame.to_s)
+      m && [m[1], m[2].to_i]
+    end
+  end
+end

@@ -1,0 +1,66 @@
+# frozen_string_literal: true
+
+# Loaded by run-tests into every Ruby process of a minitest run through
+# RUBYOPT=-rrun_tests/minitest_boot. It must stay cheap, must not load Minitest
+# (libraries test `defined?(Minitest)`), and does nothing without the env var.
+if (run_tests_report = ENV["RUN_TESTS_MINITEST_REPORT"]) && !run_tests_report.empty?
+  module RunTestsMinitestBoot
+    VENDORED = %r{\A(?:vendor|\.bundle)/}.freeze
+
+    class << self
+      def install(path)
+        root = Dir.pwd
+        at_exit { record_crash(path, root, $!) }
+        watch_for_minitest6
+      end
+
+      # A test file raising at load kills the process before Minitest runs or
+      # reports; leave a line saying where, unless this process already reported.
+      def record_crash(path, root, error)
+        return if error.nil? || error.is_a?(SystemExit) || error.is_a?(SignalException)
+
+        require_relative "jsonl"
+        return if RunTestsMinitest.ended_pid == Process.pid
+
+        file, line = project_frame(error, root)
+        RunTestsMinitest.write_line(path, "type" => "crash", "exception" => error.class.name,
+                                          "message" => RunTestsMinitest.bounded(error.message),
+                                          "file" => file, "line" => line)
+      rescue StandardError, ScriptError
+        nil # never turn a crash into a different crash
+      end
+
+      def project_frame(error, root)
+        prefix = root.end_with?("/") ? root : "#{root}/"
+        gem_dirs = (defined?(Gem) ? Gem.path : []).map { |dir| File.join(File.expand_path(dir), "") }
+        # A SyntaxError names the broken file in its message, not its backtrace.
+        frames = (error.is_a?(SyntaxError) ? error.message.to_s.lines : []) + (error.backtrace || [])
+        frames.each do |frame|
+          path, line = RunTestsMinitest.parse_frame(frame.chomp)
+          next if path.nil?
+
+          path = File.expand_path(path, root)
+          next unless path.start_with?(prefix) && File.file?(path)
+          next if VENDORED.match?(path.delete_prefix(prefix)) || gem_dirs.any? { |dir| path.start_with?(dir) }
+
+          return [path, line]
+        end
+        [nil, nil]
+      end
+
+      # Minitest 6 no longer discovers plugins: register ours as soon as
+      # Minitest.load exists. Minitest 5 never defines it (unless
+      # minitest/manual_plugins turned discovery off), so nothing happens there.
+      def watch_for_minitest6
+        TracePoint.new(:end) do |tp|
+          next unless defined?(::Minitest) && ::Minitest.respond_to?(:load) && ::Minitest.respond_to?(:extensions)
+
+          tp.disable
+          ::Minitest.load(:run_tests) unless ::Minitest.extensions.include?("run_tests")
+        end.enable
+      end
+    end
+  end
+
+  RunTestsMinitestBoot.install(run_tests_report)
+end

@@ -1,0 +1,100 @@
+# frozen_string_literal: true
+
+require_relative "jsonl"
+
+module RunTestsMinitest
+  # One JSON line per finished test, written at once, so a killed run keeps what finished.
+  class JsonlReporter < Minitest::StatisticsReporter
+    def initialize(path, options = {})
+      super($stdout, options)
+      @io = File.open(path, "a")
+      @io.sync = true
+      @write_lock = Mutex.new
+    end
+
+    def start
+      super
+      emit("type" => "start", "pid" => Process.pid)
+    end
+
+    def record(result)
+      super
+      emit(test_line(result))
+    end
+
+    def report
+      super
+      emit("type" => "end", "pid" => Process.pid, "count" => count, "assertions" => assertions,
+           "failures" => failures, "errors" => errors, "skips" => skips)
+      RunTestsMinitest.ended_pid = Process.pid
+    end
+
+    # Never change the run's outcome: the runner's own reporters decide it.
+    def passed?
+      true
+    end
+
+    private
+
+    def emit(hash)
+      line = "#{JSON.generate(hash)}\n"
+      @write_lock.synchronize { @io.write(line) }
+    end
+
+    def test_line(result)
+      file, line = definition(result)
+      failure = main_failure(result)
+      error = failure.respond_to?(:error) ? failure.error : failure
+      ffile, fline = failure && failure_frame(error, file)
+      {
+        "type" => "test", "class" => class_name(result), "name" => result.name.to_s,
+        "status" => status(result), "time" => result.time.to_f.round(6),
+        "file" => file, "line" => line, "failure_file" => ffile, "failure_line" => fline,
+        "exception" => failure && exception_name(error),
+        "message" => failure && RunTestsMinitest.bounded(error.message)
+      }
+    end
+
+    def class_name(result)
+      (result.respond_to?(:klass) ? result.klass : result.class.name).to_s
+    end
+
+    def status(result)
+      return "error" if result.error?
+      return "skipped" if result.skipped?
+      return "passed" if result.passed?
+
+      "failed"
+    end
+
+    def main_failure(result)
+      fs = result.failures
+      fs.find { |f| f.respond_to?(:error) } || fs.first
+    end
+
+    def definition(result)
+      loc = result.respond_to?(:source_location) ? result.source_location : nil
+      return [nil, nil] unless loc.is_a?(Array) && loc[0] && loc[0] != "unknown"
+
+      [File.expand_path(loc[0]), loc[1].to_i.positive? ? loc[1].to_i : nil]
+    end
+
+    def exception_name(error)
+      return error.reason.to_s if error.class.name == "DRb::DRbRemoteError" && error.respond_to?(:reason)
+
+      error.class.name
+    end
+
+    # The first unfiltered backtrace frame inside the test's own definition file.
+    def failure_frame(error, def_file)
+      return [nil, nil] if def_file.nil?
+
+      (error.backtrace || []).each do |frame|
+        path, line = RunTestsMinitest.parse_frame(frame)
+        next if path.nil?
+        return [def_file, line] if path == def_file || File.expand_path(path) == def_file
+      end
+      [nil, nil]
+    end
+  end
+end

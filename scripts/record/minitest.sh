@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Regenerates test/fixtures/outputs/minitest/<case>.jsonl from real runs of the
+# fixture projects, with the environment run-tests sets. The temp root becomes
+# `<root>`. The <case>.expected.json files are NOT regenerated: after recording,
+# check each changed value against the fixture sources by eye and update them.
+set -euo pipefail
+
+repo="$(cd "$(dirname "$0")/../.." && pwd)"
+projects="$repo/test/fixtures/projects"
+out="$repo/test/fixtures/outputs/minitest"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$out"
+
+# Bundler settings of the calling shell must not leak into the recorded runs.
+for var in $(env | grep -oE '^(BUNDLE|BUNDLER)_[A-Za-z0-9_]*' || true); do unset "$var"; done
+
+# record <case> <project> [VAR=value ...] -- <command...>
+record() {
+  local name="$1" project="$2"; shift 2
+  local vars=()
+  while [ "$1" != "--" ]; do vars+=("$1"); shift; done
+  shift
+  local root="$work/$name"
+  cp -R "$projects/$project" "$root"
+  root="$(cd "$root" && pwd -P)"
+  local report="$work/$name.report.jsonl"
+  echo "== $name: (cd $project && $*)" >&2
+  (
+    cd "$root"
+    env "${vars[@]+"${vars[@]}"}" \
+      RUBYLIB="$repo/reporters/minitest" \
+      RUBYOPT="-rrun_tests/minitest_boot" \
+      RUN_TESTS_MINITEST_REPORT="$report" \
+      "$@" >"$work/$name.stdout" 2>&1
+  ) || echo "   (exit status $?, expected when tests fail)" >&2
+  ROOT="$root" perl -pe 's/\Q$ENV{ROOT}\E/<root>/g' "$report" >"$out/$name.jsonl"
+}
+
+record mixed minitest-mixed -- bundle exec rake test
+record load-error minitest-load-error -- bundle exec rake test
+record filtered minitest-mixed \
+  'RUN_TESTS_MINITEST_FILTER=\A(?:WidgetTest\#test_with\ \[brackets\]\ \(and\ parens\)|TextTest\#test_upcase)\z' \
+  -- bundle exec rake test
+record rails-parallel rails-app -- bin/rails test
+
+# The Rails fixture leaves one file per process that ran a test: both workers must have.
+workers="$(ls "$work/rails-parallel/tmp/test-pids" | wc -l | tr -d ' ')"
+if [ "$workers" -lt 2 ]; then
+  echo "rails-parallel: tests ran in $workers process(es), expected 2 workers; record again" >&2
+  exit 1
+fi
+
+# A run killed mid-write: the mixed report without its end line, cut inside the last test line.
+ruby -e '
+  lines = File.readlines(ARGV[0]).reject { |l| l.start_with?(%q({"type":"end")) }
+  last = lines.pop
+  print lines.join, last[0, last.length / 2]
+' "$out/mixed.jsonl" >"$out/truncated.jsonl"
+
+echo "recorded into $out; now review the .expected.json files" >&2

@@ -1,0 +1,48 @@
+import path from 'node:path';
+import { rubyEnv, RUBY_INSTALL_HINT, usesBundler } from './ruby.js';
+import type { Adapter, Invocation, PlanRequest } from './types.js';
+
+const LISTS_RSPEC = /^\s{4}rspec-(?:core|rails) /m;
+
+export const rspec: Adapter = {
+  id: 'rspec',
+  markers: ['Gemfile', '.rspec'],
+  lookingFor: 'Gemfile.lock listing rspec-core or rspec-rails, with a spec/ directory (bundle exec rspec)',
+  installHint: RUBY_INSTALL_HINT,
+
+  detect(facts) {
+    const lock = facts.read('Gemfile.lock');
+    if (lock === null || !LISTS_RSPEC.test(lock)) return null;
+    if (!facts.isDirectory('spec')) return null;
+    return 'Gemfile.lock lists rspec and spec/ exists: `bundle exec rspec`';
+  },
+
+  plan(request: PlanRequest): Invocation {
+    const json = request.artifacts.file('rspec.json');
+    const stream = request.artifacts.file('rspec-events.jsonl');
+    const formatter = path.join(request.reportersDir, 'rspec', 'run_tests_formatter.rb');
+    const selection = request.rerun
+      ? request.rerun.map((t) => t.id)
+      : [...request.files, ...nameArgs(request)];
+    return {
+      argv: [
+        ...(usesBundler(request) ? ['bundle', 'exec', 'rspec'] : ['rspec']),
+        '--format', 'progress',
+        '--format', 'json', '--out', json,
+        '--require', formatter, '--format', 'RunTests::StreamFormatter', '--out', stream,
+        ...selection,
+      ],
+      env: rubyEnv(request.env),
+      cwd: request.root,
+      // The JSON formatter writes only when the run ends; the stream keeps what finished
+      // before a timeout or crash.
+      reports: [{ path: json, parser: 'rspec-json' }, { path: stream, parser: 'rspec-stream' }],
+      liveEvents: { path: stream, isTestLine: (line) => line.includes('"type":"example"') },
+    };
+  },
+};
+
+function nameArgs({ name }: PlanRequest): string[] {
+  if (!name) return [];
+  return name.regex ? ['--example-matches', name.text] : ['--example', name.text];
+}

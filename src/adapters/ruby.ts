@@ -1,0 +1,54 @@
+import path from 'node:path';
+import type { PlanRequest } from './types.js';
+
+/** Variables that would point `bundle exec` at another Gemfile or change the suite's
+ * behaviour; RUBYOPT is replaced by ours. */
+const STRIPPED = [/^BUNDLE_/, /^BUNDLER_/, /^RAILS_MAX_THREADS$/, /^RUBYOPT$/];
+
+export function rubyEnv(parent: NodeJS.ProcessEnv, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(parent)) {
+    if (!STRIPPED.some((pattern) => pattern.test(key))) env[key] = value;
+  }
+  return { ...env, ...extra };
+}
+
+export const usesBundler = (request: Pick<PlanRequest, 'facts'>): boolean => request.facts.exists('Gemfile');
+
+export const RUBY_INSTALL_HINT =
+  'install Ruby and Bundler (Debian: apt-get install ruby bundler rake), then `bundle install` in the project';
+
+/** Escapes text for a Ruby (Onigmo) regular expression, matching it literally. */
+export function escapeRubyRegex(text: string): string {
+  return text.replace(/[\\^$.|?*+()[\]{}\-#/\n\t]/g, (c) => (c === '\n' ? '\\n' : c === '\t' ? '\\t' : `\\${c}`));
+}
+
+/** The minitest plugin and load-error hook from reporters/minitest, set up through the
+ * environment so the project's own command line stays untouched. */
+export function minitestReporterEnv(request: PlanRequest, reportPath: string, filter: string | null): NodeJS.ProcessEnv {
+  const lib = path.join(request.reportersDir, 'minitest');
+  const rubylib = request.env.RUBYLIB ? `${lib}${path.delimiter}${request.env.RUBYLIB}` : lib;
+  return rubyEnv(request.env, {
+    RUBYLIB: rubylib,
+    RUBYOPT: '-rrun_tests/minitest_boot',
+    RUN_TESTS_MINITEST_REPORT: reportPath,
+    ...(filter === null ? {} : { RUN_TESTS_MINITEST_FILTER: filter }),
+  });
+}
+
+/** The minitest filter regexp source for a request: an anchored alternation of exact
+ * `Class#name`s for reruns, else the --name filter (plain text matches as a substring). */
+export function minitestFilter(request: Pick<PlanRequest, 'name' | 'rerun'>): string | null {
+  if (request.rerun) return `\\A(?:${request.rerun.map((t) => escapeRubyRegex(t.id)).join('|')})\\z`;
+  if (request.name) return request.name.regex ? request.name.text : escapeRubyRegex(request.name.text);
+  return null;
+}
+
+/** Files to run: the requested ones, or on a rerun the files of the failures (all files
+ * when some failure has none, so no selected test is left out). */
+export function selectedFiles(request: Pick<PlanRequest, 'files' | 'rerun'>): readonly string[] {
+  if (!request.rerun) return request.files;
+  const files = request.rerun.map((t) => t.file);
+  if (files.some((f) => f === null)) return [];
+  return [...new Set(files as string[])];
+}

@@ -1,0 +1,58 @@
+import type { ArtifactPaths } from '../store/artifacts.js';
+import type { FailedTestRecord } from '../core/types.js';
+import type { ProjectFacts } from '../detect/facts.js';
+import type { ParserId } from '../parsers/index.js';
+
+/** `--name`: a plain string matches names containing it; `/…/` is a regular expression. */
+export interface NameFilter {
+  readonly text: string;
+  readonly regex: boolean;
+}
+
+export interface PlanRequest {
+  readonly root: string;
+  readonly facts: ProjectFacts;
+  /** Relative to root, `/`-separated. Empty means the whole suite. */
+  readonly files: readonly string[];
+  readonly name: NameFilter | null;
+  /** With --failed-only: exactly these tests, never the whole suite. */
+  readonly rerun: readonly FailedTestRecord[] | null;
+  readonly artifacts: ArtifactPaths;
+  /** The environment run-tests itself was started with. */
+  readonly env: NodeJS.ProcessEnv;
+  /** Absolute path of this package's reporters/ directory. */
+  readonly reportersDir: string;
+}
+
+/** A structured report the runner writes, and the parser that reads it. */
+export interface ReportSource {
+  readonly path: string;
+  readonly parser: ParserId;
+}
+
+export interface Invocation {
+  readonly argv: readonly string[];
+  readonly env: NodeJS.ProcessEnv;
+  readonly cwd: string;
+  /** Environment variables run-tests set that belong in the displayed command. */
+  readonly shownEnv?: readonly string[];
+  /** In order of preference: the first one that parses as complete wins; otherwise the
+   * one with the most results is used, marked incomplete. Deleted before the run. */
+  readonly reports: readonly ReportSource[];
+  /** A report that grows one line per finished test, for the live count on a TTY. */
+  readonly liveEvents?: { readonly path: string; readonly isTestLine: (line: string) => boolean };
+}
+
+export interface Adapter {
+  readonly id: string;
+  /** Files whose presence makes a directory a project root for this ecosystem. */
+  readonly markers: readonly string[];
+  /** What detection looks for, for the "no runner" message. */
+  readonly lookingFor: string;
+  /** What to install when the runner's executable is missing. */
+  readonly installHint: string;
+  /** Pure: a human-readable reason when this runner applies, else null. */
+  detect(facts: ProjectFacts): string | null;
+  /** Pure: the command to run. Throws a USAGE HarnessError for a request it cannot honour. */
+  plan(request: PlanRequest): Invocation;
+}

@@ -1,0 +1,114 @@
+import { Command, CommanderError, Option } from 'commander';
+import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { HarnessError } from '../core/errors.js';
+import { EXAMPLES, EXIT_CODE_TABLE } from './help.js';
+import { parseCount, parseName, parseSeconds, resolveCwd, resolveFiles } from './options.js';
+
+const packageRoot = fileURLToPath(new URL('../../', import.meta.url));
+const version = (JSON.parse(fs.readFileSync(`${packageRoot}package.json`, 'utf8')) as { version: string }).version;
+
+interface RunOptions {
+  file?: string;
+  name?: string;
+  failedOnly?: boolean;
+  timeout: string;
+  killGrace: string;
+  json?: boolean;
+  cwd?: string;
+  runner?: string;
+  minTests: string;
+  allowNoTests?: boolean;
+  stream?: boolean;
+}
+
+/** The only place that ends the process. */
+function exit(code: number, stdout = ''): void {
+  if (stdout === '') process.exit(code);
+  process.stdout.write(stdout, () => process.exit(code));
+}
+
+async function run(files: string[], options: RunOptions): Promise<void> {
+  const cwd = resolveCwd(options.cwd);
+  const request = {
+    cwd,
+    files: resolveFiles(cwd, files, options.file),
+    name: parseName(options.name),
+    failedOnly: options.failedOnly === true,
+    timeoutMs: parseSeconds('--timeout', options.timeout, { allowZero: false }),
+    killGraceMs: parseSeconds('--kill-grace', options.killGrace, { allowZero: true }),
+    runner: options.runner ?? null,
+    minTests: parseCount('--min-tests', options.minTests),
+    allowNoTests: options.allowNoTests === true,
+    tee: options.stream ? process.stderr : null,
+    liveCount: !options.json && !options.stream && process.stderr.isTTY ? process.stderr : null,
+    env: process.env,
+    reportersDir: `${packageRoot}reporters`,
+  };
+  if (request.failedOnly && request.name) throw new HarnessError('USAGE', '--failed-only reruns exact tests; it cannot be combined with --name');
+  const [{ runTests }, { Interrupts }] = await Promise.all([import('../core/run.js'), import('../core/request.js')]);
+  const interrupts = new Interrupts();
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => interrupts.raise(signal));
+  const report = await runTests(request, interrupts);
+  exit(report.exit_code, await render(report, options.json === true));
+}
+
+async function render(report: import('../core/report.js').RunReport, json: boolean): Promise<string> {
+  if (json) return (await import('../render/json.js')).renderJson(report);
+  const [{ renderHuman }, { default: chalk }] = await Promise.all([import('../render/human.js'), import('chalk')]);
+  process.stderr.write(renderHuman(report, chalk));
+  return '';
+}
+
+async function detect(options: { json?: boolean; cwd?: string; runner?: string }): Promise<void> {
+  const { describeDetection } = await import('./detect-command.js');
+  const { lines, ...result } = await describeDetection(resolveCwd(options.cwd), options.runner ?? null, `${packageRoot}reporters`);
+  exit(0, options.json ? `${JSON.stringify(result, null, 2)}\n` : `${lines.join('\n')}\n`);
+}
+
+function program(): Command {
+  const cli = new Command('run-tests')
+    .description('Run the project\'s tests and report the truth about them: for people on a terminal, and as JSON for programs.')
+    .version(version)
+    .argument('[files...]', 'test files or directories to run (in a monorepo, each in its own project)')
+    .option('--file <a,b>', 'comma-separated files, the same as positional files')
+    .option('--name <pattern>', 'run tests whose name contains the text, or matches /regex/')
+    .option('--failed-only', "rerun exactly the previous run's failures")
+    .option('--timeout <seconds>', 'kill the run after this long', '300')
+    .option('--kill-grace <seconds>', 'after SIGTERM, wait this long before SIGKILL', '5')
+    .option('--json', 'print the JSON report on stdout, and nothing else there')
+    .option('--cwd <dir>', 'run as if started in this directory')
+    .option('--runner <id>', 'use this runner instead of detecting one (rails, rspec, minitest)')
+    .option('--min-tests <n>', 'fewer tests than this is a failure (status no_tests)', '1')
+    .option('--allow-no-tests', 'zero tests run exits 0 (status stays no_tests)')
+    .option('--stream', "pass the runner's live output through to stderr")
+    .addHelpText('after', `\n${EXAMPLES}\n\n${EXIT_CODE_TABLE}\n`)
+    .showSuggestionAfterError()
+    .action(run);
+  cli.command('detect')
+    .description('print which runner would run, the command, the project root and why; runs nothing')
+    .addOption(new Option('--json', 'print JSON'))
+    .option('--cwd <dir>', 'detect as if started in this directory')
+    .option('--runner <id>', 'override detection')
+    .action(detect);
+  return cli;
+}
+
+async function main(): Promise<void> {
+  const cli = program().exitOverride();
+  cli.configureOutput({ writeErr: (text) => process.stderr.write(text) });
+  try {
+    await cli.parseAsync(process.argv);
+  } catch (error) {
+    if (error instanceof CommanderError) exit(error.exitCode === 0 ? 0 : 2);
+    else if (error instanceof HarnessError) {
+      process.stderr.write(`run-tests: ${error.message}\n`);
+      exit(error.exitCode);
+    } else {
+      process.stderr.write(`run-tests: internal error: ${(error as Error).stack ?? String(error)}\n`);
+      exit(3);
+    }
+  }
+}
+
+await main();

@@ -1,0 +1,55 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { NameFilter } from '../adapters/types.js';
+import { usageError } from '../core/errors.js';
+
+const CONTROL = /[\u0000-\u001f\u007f]/;
+const NAME_LIMIT_BYTES = 200;
+
+/** `--name`: `/…/` is a regular expression, anything else a plain substring. */
+export function parseName(value: string | undefined): NameFilter | null {
+  if (value === undefined) return null;
+  if (CONTROL.test(value)) throw usageError('--name must not contain control characters');
+  if (Buffer.byteLength(value) > NAME_LIMIT_BYTES) throw usageError(`--name is longer than ${NAME_LIMIT_BYTES} bytes`);
+  if (value === '') throw usageError('--name must not be empty');
+  const regex = value.length > 2 && value.startsWith('/') && value.endsWith('/');
+  return regex ? { text: value.slice(1, -1), regex: true } : { text: value, regex: false };
+}
+
+export function parseSeconds(option: string, value: string, { allowZero }: { allowZero: boolean }): number {
+  const seconds = Number(value);
+  const valid = value.trim() !== '' && Number.isFinite(seconds) && (allowZero ? seconds >= 0 : seconds > 0);
+  if (!valid) throw usageError(`${option} must be a ${allowZero ? 'non-negative' : 'positive'} number of seconds, got ${JSON.stringify(value)}`);
+  return Math.round(seconds * 1000);
+}
+
+export function parseCount(option: string, value: string): number {
+  if (!/^\d+$/.test(value)) throw usageError(`${option} must be a whole number, got ${JSON.stringify(value)}`);
+  return Number(value);
+}
+
+export function resolveCwd(value: string | undefined): string {
+  const cwd = path.resolve(value ?? process.cwd());
+  if (!fs.statSync(cwd, { throwIfNoEntry: false })?.isDirectory()) throw usageError(`--cwd ${JSON.stringify(value)} is not a directory`);
+  return fs.realpathSync(cwd);
+}
+
+/** Positional files and `--file a,b`, each checked to exist inside cwd; returns absolute paths. */
+export function resolveFiles(cwd: string, positional: readonly string[], fileOption: string | undefined): string[] {
+  const given = [...positional, ...(fileOption ?? '').split(',').map((f) => f.trim()).filter((f) => f !== '')];
+  return [...new Set(given.map((file) => resolveFile(cwd, file)))];
+}
+
+function resolveFile(cwd: string, file: string): string {
+  if (CONTROL.test(file)) throw usageError(`file ${JSON.stringify(file)} contains control characters`);
+  const absolute = path.resolve(cwd, file);
+  let real: string;
+  try {
+    real = fs.realpathSync(absolute);
+  } catch {
+    throw usageError(`file ${JSON.stringify(file)} does not exist (in ${cwd})`);
+  }
+  const relative = path.relative(cwd, real);
+  if (relative === '..' || relative.startsWith(`..${path.sep}`) || path.isAbsolute(relative)) throw usageError(`file ${JSON.stringify(file)} lies outside ${cwd}`);
+  return real;
+}

@@ -1,0 +1,30 @@
+/** Failures of the harness itself (not of the tests): each carries a code, the exit
+ * status it maps to, and the path or command involved. Failing tests are data. */
+
+export type HarnessErrorCode =
+  | 'USAGE'
+  | 'NO_RUNNER'
+  | 'RUNNER_MISSING'
+  | 'SPAWN_FAILED'
+  | 'REPORT_MISSING'
+  | 'REPORT_UNPARSEABLE'
+  | 'STORE_CORRUPT'
+  | 'FAILURES_MISSING';
+
+export class HarnessError extends Error {
+  override readonly name = 'HarnessError';
+  constructor(
+    readonly code: HarnessErrorCode,
+    message: string,
+    readonly detail: { readonly path?: string; readonly command?: string } = {},
+  ) {
+    super(message);
+  }
+
+  /** Usage errors exit 2; every other harness failure exits 3. */
+  get exitCode(): number {
+    return this.code === 'USAGE' ? 2 : 3;
+  }
+}
+
+export const usageError = (message: string): HarnessError => new HarnessError('USAGE', message);

@@ -1,0 +1,34 @@
+import type { FailedTestRecord, RunStatus, Summary } from './types.js';
+
+export const SCHEMA_VERSION = 1;
+
+/** The JSON contract (schema/report.schema.json). Fields are only ever added. */
+export interface RunReport {
+  readonly schema_version: typeof SCHEMA_VERSION;
+  /** `run`: run-tests executed the runner. */
+  readonly source: 'run';
+  readonly status: RunStatus;
+  readonly exit_code: number;
+  readonly framework: string | null;
+  /** Why this runner was chosen. */
+  readonly reason: string | null;
+  /** Shell-quoted for display only; run-tests never runs it through a shell. */
+  readonly command: string | null;
+  readonly project_root: string;
+  readonly exit_status: number | null;
+  readonly signal: string | null;
+  readonly timed_out: boolean;
+  readonly duration_ms: number;
+  readonly summary: Summary;
+  readonly failed_tests: readonly FailedTestRecord[];
+  /** On a --failed-only run: how many tests were selected, and those that did not run. */
+  readonly rerun: { readonly selected: number; readonly not_run: readonly string[] } | null;
+  readonly artifact: string | null;
+  readonly failures_file: string | null;
+  readonly next: string | null;
+  readonly warnings: readonly string[];
+  /** A harness failure (no runner, missing runner, unreadable failures file), else null. */
+  readonly error: { readonly code: string; readonly message: string } | null;
+  /** One report per subproject when files from several projects ran; else empty. */
+  readonly projects: readonly RunReport[];
+}

@@ -1,0 +1,40 @@
+import type { NameFilter } from '../adapters/types.js';
+
+/** A validated request to run tests (see src/cli/options.ts for validation). */
+export interface RunRequest {
+  /** Absolute invocation directory. */
+  readonly cwd: string;
+  /** Absolute paths, each verified to exist inside cwd. */
+  readonly files: readonly string[];
+  readonly name: NameFilter | null;
+  readonly failedOnly: boolean;
+  readonly timeoutMs: number;
+  readonly killGraceMs: number;
+  readonly runner: string | null;
+  readonly minTests: number;
+  readonly allowNoTests: boolean;
+  /** Pass the runner's live output through to this stream (--stream). */
+  readonly tee: NodeJS.WritableStream | null;
+  /** Show a live count of finished tests here (a TTY, not --json). */
+  readonly liveCount: NodeJS.WriteStream | null;
+  readonly env: NodeJS.ProcessEnv;
+  readonly reportersDir: string;
+}
+
+/** Where Ctrl-C (or SIGTERM) reaches the run: the CLI raises it, the run forwards it. */
+export class Interrupts {
+  signal: NodeJS.Signals | null = null;
+  private readonly listeners = new Set<(signal: NodeJS.Signals) => void>();
+
+  raise(signal: NodeJS.Signals): void {
+    this.signal = signal;
+    for (const listener of this.listeners) listener(signal);
+  }
+
+  /** Calls `listener` on the next interrupt (at once if one came already); returns an unsubscribe. */
+  on(listener: (signal: NodeJS.Signals) => void): () => void {
+    if (this.signal) listener(this.signal);
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+}

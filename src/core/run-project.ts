@@ -1,0 +1,222 @@
+import fs from 'fs-extra';
+import path from 'node:path';
+import type { Adapter, Invocation } from '../adapters/types.js';
+import { readProjectFacts } from '../detect/facts.js';
+import { detectRunner, type Detection } from '../detect/detect.js';
+import type { ProjectSelection } from '../detect/roots.js';
+import { startProcess, type ProcessOutcome } from '../process/index.js';
+import { artifactPaths, ensureArtifactsDir, type ArtifactPaths } from '../store/artifacts.js';
+import { writeJsonAtomic } from '../store/atomic.js';
+import { readLastFailures, writeLastFailures } from '../store/last-failures.js';
+import { HarnessError } from './errors.js';
+import { isFailure, nextFailures, notRun, toRecord } from './failures.js';
+import { startLiveCount } from './live-count.js';
+import { displayCommand } from './quote.js';
+import { readReports } from './read-reports.js';
+import { SCHEMA_VERSION, type RunReport } from './report.js';
+import type { Interrupts, RunRequest } from './request.js';
+import type { FailedTestRecord, RunStatus } from './types.js';
+import { decide, exitCodeOf, summarize } from './verdict.js';
+import { readLogTail } from './log-tail.js';
+
+/** Runs one project's suite and returns its report. Harness failures that concern the
+ * project (no runner, missing runner, unusable failures file) become `error` reports;
+ * only usage errors are thrown. */
+export async function runProject(request: RunRequest, selection: ProjectSelection, interrupts: Interrupts): Promise<RunReport> {
+  const artifacts = artifactPaths(selection.root);
+  let detection: Detection | null = null;
+  const base = { request, root: selection.root, artifacts };
+  try {
+    detection = detectRunner(readProjectFacts(selection.root), request.runner);
+    const previous = await previousFailures(request, detection.adapter, artifacts);
+    const rerun = request.failedOnly ? selectRerun(previous ?? [], selection.files) : null;
+    if (rerun !== null && rerun.length === 0) return nothingToRerun({ ...base, detection });
+    const invocation = detection.adapter.plan({
+      root: selection.root,
+      facts: readProjectFacts(selection.root),
+      files: selection.files,
+      name: request.name,
+      rerun,
+      artifacts,
+      env: request.env,
+      reportersDir: request.reportersDir,
+    });
+    return await execute({ ...base, detection, invocation, rerun, previous: previous ?? [] }, interrupts);
+  } catch (error) {
+    if (!(error instanceof HarnessError) || error.code === 'USAGE') throw error;
+    return harnessErrorReport({ ...base, detection }, error);
+  }
+}
+
+interface Context {
+  readonly request: RunRequest;
+  readonly root: string;
+  readonly artifacts: ArtifactPaths;
+  readonly detection: Detection | null;
+}
+
+interface Execution extends Context {
+  readonly detection: Detection;
+  readonly invocation: Invocation;
+  readonly rerun: readonly FailedTestRecord[] | null;
+  readonly previous: readonly FailedTestRecord[];
+}
+
+async function previousFailures(request: RunRequest, adapter: Adapter, artifacts: ArtifactPaths): Promise<FailedTestRecord[] | null> {
+  const last = await readLastFailures(artifacts.lastFailures);
+  if (last === null) {
+    if (!request.failedOnly) return null;
+    throw new HarnessError('FAILURES_MISSING', `--failed-only needs ${artifacts.lastFailures}, which does not exist: run the suite once first`, { path: artifacts.lastFailures });
+  }
+  if (last.framework !== adapter.id) {
+    if (!request.failedOnly) return null;
+    throw new HarnessError('STORE_CORRUPT', `${artifacts.lastFailures} was written by ${last.framework}, but this run uses ${adapter.id}`, { path: artifacts.lastFailures });
+  }
+  return [...last.failed_tests];
+}
+
+/** --failed-only with files narrows the recorded failures to those files. */
+function selectRerun(previous: readonly FailedTestRecord[], files: readonly string[]): FailedTestRecord[] {
+  if (files.length === 0) return [...previous];
+  return previous.filter((t) => t.file !== null && files.some((f) => t.file === f || t.file?.startsWith(`${f}/`)));
+}
+
+async function execute(run: Execution, interrupts: Interrupts): Promise<RunReport> {
+  const { request, invocation, artifacts } = run;
+  await ensureArtifactsDir(artifacts);
+  await Promise.all(invocation.reports.map((r) => fs.remove(r.path)));
+  const child = startProcess({
+    argv: invocation.argv,
+    cwd: invocation.cwd,
+    env: invocation.env,
+    logPath: artifacts.log,
+    timeoutMs: request.timeoutMs,
+    killGraceMs: request.killGraceMs,
+    tee: request.tee,
+  });
+  const unsubscribe = interrupts.on((signal) => child.interrupt(signal));
+  const stopCount = request.liveCount && invocation.liveEvents
+    ? startLiveCount(invocation.liveEvents.path, invocation.liveEvents.isTestLine, request.liveCount)
+    : () => {};
+  let outcome: ProcessOutcome;
+  try {
+    outcome = await child.done;
+  } catch (error) {
+    if (error instanceof HarnessError && error.code === 'RUNNER_MISSING') {
+      throw new HarnessError(error.code, `${error.message}; ${run.detection.adapter.installHint}`, error.detail);
+    }
+    throw error;
+  } finally {
+    stopCount();
+    unsubscribe();
+  }
+  return finish(run, outcome);
+}
+
+async function finish(run: Execution, outcome: ProcessOutcome): Promise<RunReport> {
+  const { request, artifacts, invocation } = run;
+  const read = await readReports(invocation.reports, run.root);
+  const report = read.report;
+  const verdict = decide({
+    process: outcome,
+    report,
+    minTests: request.minTests,
+    allowNoTests: request.allowNoTests,
+    logPath: artifacts.log,
+    logTail: () => readLogTail(artifacts.log),
+  });
+  const tests = report?.tests ?? [];
+  const warnings = [...read.warnings, ...verdict.warnings];
+  if (outcome.leftoverProcesses) warnings.push('the runner left processes behind in its process group; run-tests killed them');
+  const missing = run.rerun ? notRun(run.rerun, tests) : [];
+  if (missing.length > 0 && verdict.status !== 'interrupted' && verdict.status !== 'timed_out') {
+    warnings.push(`${missing.length} of the ${run.rerun?.length} selected tests did not run: ${missing.map((t) => t.test_name).join(', ')}`);
+  }
+  let status: RunStatus = verdict.status;
+  // A rerun that lost some of its selection proves nothing about those tests.
+  if (status === 'passed' && missing.length > 0) status = 'error';
+  if (tests.length > 0) {
+    const wholeTruth = report?.complete === true && run.rerun === null && request.files.length === 0 && request.name === null;
+    await writeLastFailures(artifacts.lastFailures, {
+      framework: run.detection.adapter.id,
+      project_root: run.root,
+      failed_tests: nextFailures(run.previous, tests, wholeTruth),
+    });
+  }
+  const result = buildReport(run, {
+    status,
+    outcome,
+    summary: summarize(report ? tests : null),
+    failed: tests.filter(isFailure).map(toRecord),
+    warnings,
+    error: report === null ? read.error : null,
+    rerun: run.rerun ? { selected: run.rerun.length, not_run: missing.map((t) => t.test_name) } : null,
+    failuresFile: artifacts.lastFailures,
+  });
+  await writeJsonAtomic(artifacts.lastReport, result);
+  return result;
+}
+
+interface Parts {
+  readonly status: RunStatus;
+  readonly outcome: ProcessOutcome | null;
+  readonly summary: RunReport['summary'];
+  readonly failed: readonly FailedTestRecord[];
+  readonly warnings: readonly string[];
+  readonly error: RunReport['error'];
+  readonly rerun: RunReport['rerun'];
+  readonly failuresFile: string | null;
+}
+
+function buildReport(run: Context & { invocation?: Invocation }, parts: Parts): RunReport {
+  const { request, invocation } = run;
+  const failedOnlyNext = run.root === request.cwd ? 'run-tests --failed-only' : `run-tests --failed-only ${path.relative(request.cwd, run.root)}`;
+  return {
+    schema_version: SCHEMA_VERSION,
+    source: 'run',
+    status: parts.status,
+    exit_code: exitCodeOf(parts.status, request.allowNoTests),
+    framework: run.detection?.adapter.id ?? null,
+    reason: run.detection?.reason ?? null,
+    command: invocation ? displayCommand(invocation.argv, invocation.env, invocation.shownEnv) : null,
+    project_root: run.root,
+    exit_status: parts.outcome?.exitCode ?? null,
+    signal: parts.outcome?.signal ?? null,
+    timed_out: parts.outcome?.timedOut ?? false,
+    duration_ms: Math.round(parts.outcome?.durationMs ?? 0),
+    summary: parts.summary,
+    failed_tests: parts.failed,
+    rerun: parts.rerun,
+    artifact: parts.outcome ? run.artifacts.log : null,
+    failures_file: parts.failuresFile,
+    next: parts.failed.length > 0 ? failedOnlyNext : null,
+    warnings: parts.warnings,
+    error: parts.error,
+    projects: [],
+  };
+}
+
+const EMPTY_PARTS = {
+  outcome: null,
+  summary: summarize(null),
+  failed: [],
+  warnings: [],
+  error: null,
+  rerun: null,
+  failuresFile: null,
+} satisfies Omit<Parts, 'status'>;
+
+function nothingToRerun(run: Context): RunReport {
+  return buildReport(run, {
+    ...EMPTY_PARTS,
+    status: 'nothing_to_rerun',
+    summary: summarize([]),
+    warnings: ['the last run recorded no failures: nothing to rerun'],
+    rerun: { selected: 0, not_run: [] },
+    failuresFile: run.artifacts.lastFailures,
+  });
+}
+
+function harnessErrorReport(run: Context, error: HarnessError): RunReport {
+  return buildReport(run, { ...EMPTY_PARTS, status: 'error', error: { code: error.code, message: error.message } });
+}

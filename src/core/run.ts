@@ -1,0 +1,63 @@
+import path from 'node:path';
+import { selectProjects } from '../detect/roots.js';
+import { SCHEMA_VERSION, type RunReport } from './report.js';
+import type { Interrupts, RunRequest } from './request.js';
+import { runProject } from './run-project.js';
+import type { RunStatus, Summary } from './types.js';
+import { exitCodeOf } from './verdict.js';
+
+/** Runs every project the request touches, one after another, and merges their reports. */
+export async function runTests(request: RunRequest, interrupts: Interrupts): Promise<RunReport> {
+  const reports: RunReport[] = [];
+  for (const selection of selectProjects(request.cwd, request.files)) {
+    if (interrupts.signal) break;
+    reports.push(await runProject(request, selection, interrupts));
+  }
+  const [only] = reports;
+  return reports.length === 1 && only ? only : mergeReports(request, reports);
+}
+
+/** Worst first: the merged status is the worst of its projects. */
+const SEVERITY: readonly RunStatus[] = ['interrupted', 'timed_out', 'error', 'failed', 'no_tests', 'passed', 'nothing_to_rerun'];
+
+export function mergeReports(request: RunRequest, reports: readonly RunReport[]): RunReport {
+  const status = SEVERITY.find((s) => reports.some((r) => r.status === s)) ?? 'interrupted';
+  const prefix = (report: RunReport, file: string | null) =>
+    file === null ? null : path.relative(request.cwd, path.join(report.project_root, file)).split(path.sep).join('/');
+  const failedRoots = reports.filter((r) => r.failed_tests.length > 0).map((r) => path.relative(request.cwd, r.project_root) || '.');
+  return {
+    schema_version: SCHEMA_VERSION,
+    source: 'run',
+    status,
+    exit_code: exitCodeOf(status, request.allowNoTests),
+    framework: unique(reports.map((r) => r.framework)),
+    reason: 'files in several projects: each ran in its own project root',
+    command: reports.map((r) => r.command ?? '(not run)').join(' ; '),
+    project_root: request.cwd,
+    exit_status: null,
+    signal: null,
+    timed_out: reports.some((r) => r.timed_out),
+    duration_ms: reports.reduce((sum, r) => sum + r.duration_ms, 0),
+    summary: sumSummaries(reports.map((r) => r.summary)),
+    failed_tests: reports.flatMap((r) => r.failed_tests.map((t) => ({ ...t, file: prefix(r, t.file) }))),
+    rerun: null,
+    artifact: null,
+    failures_file: null,
+    next: failedRoots.length > 0 ? `run-tests --failed-only ${failedRoots.join(' ')}` : null,
+    warnings: reports.flatMap((r) => r.warnings.map((w) => `${path.relative(request.cwd, r.project_root) || '.'}: ${w}`)),
+    error: null,
+    projects: reports,
+  };
+}
+
+function unique(values: readonly (string | null)[]): string | null {
+  const set = [...new Set(values.filter((v): v is string => v !== null))];
+  return set.length === 0 ? null : set.join('+');
+}
+
+/** Unknown stays unknown: one project without counts makes the total unknown. */
+function sumSummaries(summaries: readonly Summary[]): Summary {
+  const total = (key: keyof Summary): number | null =>
+    summaries.reduce<number | null>((sum, s) => (sum === null || s[key] === null ? null : sum + s[key]), 0);
+  return { run: total('run'), passed: total('passed'), failures: total('failures'), errors: total('errors'), skips: total('skips') };
+}

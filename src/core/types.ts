@@ -1,0 +1,63 @@
+/** The shapes every part of run-tests agrees on. Field names that reach the JSON
+ * report are snake_case (the contract); internal ones are camelCase. */
+
+export type TestStatus = 'passed' | 'failed' | 'error' | 'skipped';
+
+interface TestBase {
+  /** Runner-native selector used for exact reruns, e.g. `FooTest#test_a` or `./spec/a_spec.rb[1:2]`. */
+  readonly id: string;
+  /** Fully qualified name as the runner shows it. */
+  readonly name: string;
+  /** Relative to the project root, `/`-separated; null when the runner did not say. */
+  readonly file: string | null;
+  /** 1-based. For failures: where it failed in the test file; otherwise the definition line. */
+  readonly line: number | null;
+  readonly durationMs?: number;
+}
+
+export interface PassedTest extends TestBase { readonly status: 'passed' }
+export interface SkippedTest extends TestBase { readonly status: 'skipped'; readonly message?: string }
+/** A failed test always carries its message; `error` means an unexpected exception
+ * (or an error outside any test, such as a load error), `failed` an assertion. */
+export interface FailedTest extends TestBase {
+  readonly status: 'failed' | 'error';
+  readonly message: string;
+}
+export type TestResult = PassedTest | SkippedTest | FailedTest;
+
+/** What a parser makes of one structured report. Parsers are pure. */
+export interface ParsedReport {
+  readonly tests: readonly TestResult[];
+  /** True only when the report shows the run reached its end (not truncated or cut off). */
+  readonly complete: boolean;
+  readonly warnings: readonly string[];
+}
+
+export interface ParseContext {
+  /** Absolute project root, used to make file paths relative. */
+  readonly root: string;
+}
+
+export type Parser = (text: string, ctx: ParseContext) => ParsedReport;
+
+export interface Summary {
+  readonly run: number | null;
+  readonly passed: number | null;
+  readonly failures: number | null;
+  readonly errors: number | null;
+  readonly skips: number | null;
+}
+
+export type RunStatus =
+  | 'passed' | 'failed' | 'error' | 'timed_out' | 'no_tests' | 'interrupted' | 'nothing_to_rerun';
+
+/** One failed test as it appears in the report and in last-failures.json. */
+export interface FailedTestRecord {
+  readonly test_name: string;
+  readonly file: string | null;
+  readonly line: number | null;
+  readonly status: 'failed' | 'error';
+  readonly message: string;
+  /** Runner-native selector for reruns. */
+  readonly id: string;
+}

@@ -1,0 +1,81 @@
+import type { ParsedReport, RunStatus, Summary, TestResult } from './types.js';
+
+export interface ProcessFacts {
+  readonly exitCode: number | null;
+  readonly timedOut: boolean;
+  readonly interrupted: boolean;
+}
+
+export interface VerdictInput {
+  readonly process: ProcessFacts;
+  /** null when no structured report could be read at all. */
+  readonly report: ParsedReport | null;
+  readonly minTests: number;
+  readonly allowNoTests: boolean;
+  /** For messages: where the full output is. */
+  readonly logPath: string;
+  /** The last lines of the log, quoted when the runner's exit contradicts its report. */
+  readonly logTail: () => string;
+}
+
+export interface Verdict {
+  readonly status: RunStatus;
+  readonly warnings: readonly string[];
+}
+
+export const EXIT_CODES: Readonly<Record<RunStatus, number>> = {
+  passed: 0,
+  nothing_to_rerun: 0,
+  failed: 1,
+  error: 3,
+  no_tests: 4,
+  timed_out: 124,
+  interrupted: 130,
+};
+
+/** Exit code of a report; `no_tests` exits 0 when --allow-no-tests accepted it. */
+export const exitCodeOf = (status: RunStatus, allowNoTests: boolean): number =>
+  status === 'no_tests' && allowNoTests ? 0 : EXIT_CODES[status];
+
+export function summarize(tests: readonly TestResult[] | null): Summary {
+  if (tests === null) return { run: null, passed: null, failures: null, errors: null, skips: null };
+  const count = (status: TestResult['status']) => tests.filter((t) => t.status === status).length;
+  return { run: tests.length, passed: count('passed'), failures: count('failed'), errors: count('error'), skips: count('skipped') };
+}
+
+/** The truth rules: `passed` only when a complete structured report shows at least one
+ * test and no failures, and the runner agrees by exiting 0. */
+export function decide(input: VerdictInput): Verdict {
+  const { process, report } = input;
+  const warnings: string[] = [];
+  if (report && !report.complete && report.tests.length > 0) {
+    warnings.push(`the runner's report is incomplete: it holds the ${report.tests.length} tests that finished before the run ended`);
+  }
+  if (process.interrupted) return { status: 'interrupted', warnings };
+  if (process.timedOut) return { status: 'timed_out', warnings };
+  if (report === null) {
+    return { status: 'error', warnings: [`the runner wrote no usable report (exit ${String(process.exitCode)}); see ${input.logPath}`] };
+  }
+  const failing = report.tests.filter((t) => t.status === 'failed' || t.status === 'error').length;
+  if (failing > 0) {
+    if (process.exitCode === 0) warnings.push('the runner exited 0 although its report holds failures');
+    return { status: 'failed', warnings };
+  }
+  if (!report.complete) {
+    return { status: 'error', warnings: [...warnings, `the runner's report ended early (exit ${String(process.exitCode)}); see ${input.logPath}`] };
+  }
+  if (process.exitCode !== 0) {
+    warnings.push(`the report shows no failures but the runner exited ${String(process.exitCode)}; last lines of ${input.logPath}:\n${input.logTail()}`);
+    return { status: 'error', warnings };
+  }
+  // Skipped tests count in `run` but prove nothing: a pass needs one that executed.
+  const executed = report.tests.filter((t) => t.status !== 'skipped').length;
+  if (executed === 0) {
+    const why = report.tests.length === 0 ? 'no tests ran' : `all ${report.tests.length} tests were skipped`;
+    return { status: 'no_tests', warnings: [...warnings, why] };
+  }
+  if (executed < input.minTests) {
+    return { status: 'no_tests', warnings: [...warnings, `${executed} tests executed, fewer than --min-tests ${input.minTests}`] };
+  }
+  return { status: 'passed', warnings };
+}

@@ -1,0 +1,35 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { ROOT_MARKERS } from '../adapters/index.js';
+
+const isRoot = (dir: string): boolean => ROOT_MARKERS.some((marker) => fs.existsSync(path.join(dir, marker)));
+
+/** The nearest directory at or above `start` holding a project marker, or null. */
+export function findProjectRoot(start: string): string | null {
+  for (let dir = start; ; dir = path.dirname(dir)) {
+    if (isRoot(dir)) return dir;
+    if (path.dirname(dir) === dir) return null;
+  }
+}
+
+export interface ProjectSelection {
+  readonly root: string;
+  /** Relative to root, `/`-separated. */
+  readonly files: readonly string[];
+}
+
+/** Groups files (absolute, already validated to lie inside `cwd`) by the nearest
+ * enclosing project root, so each subproject of a monorepo runs where it lives. With
+ * no files, the project enclosing `cwd` runs (or `cwd` itself, for detection to report). */
+export function selectProjects(cwd: string, files: readonly string[]): ProjectSelection[] {
+  if (files.length === 0) return [{ root: findProjectRoot(cwd) ?? cwd, files: [] }];
+  const byRoot = new Map<string, string[]>();
+  for (const file of files) {
+    const start = fs.statSync(file).isDirectory() ? file : path.dirname(file);
+    const root = findProjectRoot(start) ?? cwd;
+    const relative = path.relative(root, file).split(path.sep).join('/');
+    byRoot.set(root, [...(byRoot.get(root) ?? []), relative === '' ? '.' : relative]);
+  }
+  // A project's own directory among its files means the whole project.
+  return [...byRoot].map(([root, rootFiles]) => ({ root, files: rootFiles.includes('.') ? [] : rootFiles }));
+}

@@ -1,0 +1,171 @@
+/** Parses the JSON lines written by reporters/minitest (the run-tests minitest plugin
+ * and its boot file). One line per finished test, plus `start`, `end` and `crash`
+ * lines; see reporters/minitest/run_tests/minitest_reporter.rb for the writer. */
+import type { ParseContext, ParsedReport, Parser, TestResult, TestStatus } from '../core/types.js';
+
+/** Same bound as the Ruby side, in UTF-8 bytes. */
+export const MESSAGE_LIMIT_BYTES = 2048;
+
+type Json = Record<string, unknown>;
+
+interface Accumulator {
+  readonly tests: Map<string, TestResult>;
+  readonly warnings: string[];
+  readonly startPids: Set<unknown>;
+  readonly endPids: Set<unknown>;
+  ends: number;
+  crashes: number;
+  endCount: number;
+  testLines: number;
+}
+
+const STATUSES: ReadonlySet<string> = new Set<TestStatus>(['passed', 'failed', 'error', 'skipped']);
+
+export const parseMinitestJsonl: Parser = (text: string, ctx: ParseContext): ParsedReport => {
+  const acc: Accumulator = {
+    tests: new Map(), warnings: [], startPids: new Set(), endPids: new Set(),
+    ends: 0, crashes: 0, endCount: 0, testLines: 0,
+  };
+  const lines = text.split('\n');
+  lines.forEach((raw, index) => {
+    const lineNo = index + 1;
+    const line = raw.trim();
+    if (line === '') return;
+    const cutOff = index === lines.length - 1; // no trailing newline: the writer was stopped mid-line
+    const record = parseJsonObject(line);
+    if (record === undefined) {
+      acc.warnings.push(`line ${lineNo}: ${cutOff ? 'incomplete' : 'not valid'} JSON, ignored: ${preview(line)}`);
+      return;
+    }
+    handleRecord(record, lineNo, ctx, acc);
+  });
+  if (acc.ends > 0 && acc.endCount !== acc.testLines) {
+    acc.warnings.push(`the end line counts ${acc.endCount} tests but ${acc.testLines} test lines were read`);
+  }
+  // Complete: every process that started reporting also ended, and none died at load.
+  const allStartsEnded = [...acc.startPids].every((pid) => acc.endPids.has(pid));
+  const complete = acc.ends > 0 && allStartsEnded && acc.crashes === 0;
+  return { tests: [...acc.tests.values()], complete, warnings: acc.warnings };
+};
+
+function handleRecord(record: Json, lineNo: number, ctx: ParseContext, acc: Accumulator): void {
+  switch (record['type']) {
+    case 'start':
+      acc.startPids.add(record['pid']);
+      return;
+    case 'end':
+      acc.ends += 1;
+      acc.endPids.add(record['pid']);
+      acc.endCount += typeof record['count'] === 'number' ? record['count'] : 0;
+      return;
+    case 'test': {
+      const test = testResult(record, ctx);
+      if (typeof test === 'string') {
+        acc.warnings.push(`line ${lineNo}: ${test}, ignored`);
+        return;
+      }
+      acc.testLines += 1;
+      acc.tests.set(test.id, test); // a retried test keeps its last result
+      return;
+    }
+    case 'crash': {
+      acc.crashes += 1;
+      const crash = crashResult(record, ctx);
+      acc.tests.set(crash.id, crash);
+      return;
+    }
+    default:
+      acc.warnings.push(`line ${lineNo}: unknown record type ${JSON.stringify(record['type'])}, ignored`);
+  }
+}
+
+function testResult(r: Json, ctx: ParseContext): TestResult | string {
+  const klass = str(r['class']);
+  const name = str(r['name']);
+  const status = str(r['status']);
+  if (klass === null || name === null) return 'test line without class or name';
+  if (status === null || !STATUSES.has(status)) return `test line with unknown status ${JSON.stringify(r['status'])}`;
+  const id = `${klass}#${name}`;
+  const absFile = str(r['file']);
+  const file = absFile === null ? null : relativeTo(ctx.root, absFile);
+  const defLine = int(r['line']);
+  const time = typeof r['time'] === 'number' ? r['time'] : null;
+  const base = {
+    id, name: id, file, line: defLine,
+    ...(time === null ? {} : { durationMs: Math.round(time * 1e6) / 1e3 }),
+  };
+  const exception = str(r['exception']);
+  const message = str(r['message']);
+  if (status === 'failed' || status === 'error') {
+    const failLine = absFile !== null && str(r['failure_file']) === absFile ? int(r['failure_line']) : null;
+    return { ...base, line: failLine ?? defLine, status, message: failureMessage(exception, message) };
+  }
+  if (status === 'skipped') {
+    return message === null ? { ...base, status } : { ...base, status, message: boundUtf8(message, MESSAGE_LIMIT_BYTES) };
+  }
+  return { ...base, status: 'passed' };
+}
+
+/** A process that died before Minitest reported (e.g. a test file raising at load). */
+function crashResult(r: Json, ctx: ParseContext): TestResult {
+  const absFile = str(r['file']);
+  const file = absFile === null ? null : relativeTo(ctx.root, absFile);
+  return {
+    id: file ?? 'load error',
+    name: file === null ? 'load error' : `load error: ${file}`,
+    file,
+    line: int(r['line']),
+    status: 'error',
+    message: failureMessage(str(r['exception']), str(r['message'])),
+  };
+}
+
+function failureMessage(exception: string | null, message: string | null): string {
+  const text = message === null || message === '' ? null : boundUtf8(message, MESSAGE_LIMIT_BYTES);
+  if (exception !== null && text !== null) return `${exception}: ${text}`;
+  return exception ?? text ?? 'failed without a message';
+}
+
+/** Files under root become root-relative; others stay as given. */
+function relativeTo(root: string, file: string): string {
+  const base = root.replace(/[\\/]+$/, '');
+  const normal = file.replace(/\\/g, '/');
+  const prefix = `${base.replace(/\\/g, '/')}/`;
+  return normal.startsWith(prefix) ? normal.slice(prefix.length) : normal;
+}
+
+/** Cuts to at most `max` UTF-8 bytes without splitting a character. */
+export function boundUtf8(text: string, max: number): string {
+  const bytes = Buffer.from(text, 'utf8');
+  if (bytes.length <= max) return text;
+  let end = max;
+  while (end > 0 && ((bytes[end] ?? 0) & 0xc0) === 0x80) end -= 1;
+  return bytes.subarray(0, end).toString('utf8');
+}
+
+/** Finished tests in a chunk of the report, for a live counter only (a line split
+ * across two chunks is missed); the parser is the source of truth. */
+export function countFinishedTests(textChunk: string): number {
+  return textChunk.split('{"type":"test",').length - 1;
+}
+
+function parseJsonObject(line: string): Json | undefined {
+  try {
+    const value: unknown = JSON.parse(line);
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function str(value: unknown): string | null {
+  return typeof value === 'string' ? value : null;
+}
+
+function int(value: unknown): number | null {
+  return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : null;
+}
+
+function preview(line: string): string {
+  return line.length > 80 ? `${line.slice(0, 80)}…` : line;
+}

@@ -1,0 +1,39 @@
+/** Parses rspec's own JSON formatter output (`--format json`), written only when the run ends. */
+import type { ParsedReport, Parser, TestResult } from '../core/types.js';
+import { mapExample, mapOutsideErrors, type RspecExample } from './rspec-shared.js';
+
+interface RspecJson {
+  readonly examples?: unknown;
+  readonly messages?: unknown;
+  readonly summary?: { readonly errors_outside_of_examples_count?: unknown } | null;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+export const parseRspecJson: Parser = (text, ctx): ParsedReport => {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch (e) {
+    const reason = e instanceof Error ? e.message : String(e);
+    return { tests: [], complete: false, warnings: [`rspec JSON report is not valid JSON (${text.length} chars; truncated?): ${reason}`] };
+  }
+  if (!isObject(doc)) {
+    return { tests: [], complete: false, warnings: ['rspec JSON report is not a JSON object'] };
+  }
+  const report = doc as RspecJson;
+  const warnings: string[] = [];
+  const tests: TestResult[] = [];
+  for (const ex of Array.isArray(report.examples) ? report.examples : []) {
+    const mapped = isObject(ex) ? mapExample(ex as RspecExample, ctx.root, warnings) : null;
+    if (mapped) tests.push(mapped);
+  }
+  const messages = Array.isArray(report.messages) ? report.messages.filter((m): m is string => typeof m === 'string') : [];
+  const summary = isObject(report.summary) ? report.summary : null;
+  const count = summary?.errors_outside_of_examples_count;
+  tests.push(...mapOutsideErrors(messages, typeof count === 'number' ? count : null,
+    'summary.errors_outside_of_examples_count', ctx.root));
+  if (summary === null) warnings.push('rspec JSON report has no summary: the run did not reach its end');
+  if (!Array.isArray(report.examples)) warnings.push('rspec JSON report has no examples array');
+  return { tests, complete: summary !== null, warnings };
+};

@@ -1,0 +1,3 @@
+export { startProcess } from './start.js';
+export { groupHasLiveMembers, killProcessGroup } from './kill.js';
+export type { ProcessOutcome, RunningProcess, StartOptions } from './types.js';

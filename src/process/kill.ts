@@ -1,0 +1,51 @@
+import { readdirSync, readFileSync } from 'node:fs';
+
+/** Sends a signal to every process in the group. False when the group is gone. */
+export function killProcessGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
+  // pid 0 or negative would address our own group: never.
+  if (!Number.isInteger(pgid) || pgid <= 0) return false;
+  try {
+    process.kill(signal === 0 ? -pgid : pgid, signal);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ESRCH') return false;
+    throw error;
+  }
+}
+
+/** True while a process of the group is still running. Zombies do not count: in a
+ * container PID 1 may never reap orphans, and kill(-pgid, 0) still finds them. */
+export function groupHasLiveMembers(pgid: number): boolean {
+  if (!killProcessGroup(pgid, 0)) return false;
+  const members = liveMembersFromProc(pgid);
+  return members === null ? true : members > 0;
+}
+
+/** Counts non-zombie processes of the group from /proc; null where there is no /proc. */
+function liveMembersFromProc(pgid: number): number | null {
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return null;
+  }
+  let live = 0;
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = readStat(entry);
+    if (stat !== null && stat.pgrp === pgid && stat.state !== 'Z' && stat.state !== 'X') live++;
+  }
+  return live;
+}
+
+/** Parses state and pgrp from /proc/<pid>/stat; comm may contain spaces and parens. */
+export function readStat(pid: string | number): { state: string; pgrp: number } | null {
+  let text: string;
+  try {
+    text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return null; // exited while we looked
+  }
+  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+  return { state: fields[0] ?? '', pgrp: Number(fields[2]) };
+}

@@ -1,0 +1,237 @@
+import type { ChildProcess } from 'node:child_process';
+import { performance } from 'node:perf_hooks';
+import crossSpawn from 'cross-spawn';
+import { HarnessError } from '../core/errors.js';
+import { groupHasLiveMembers, killProcessGroup } from './kill.js';
+import { RunLog } from './log.js';
+import { validateStartOptions } from './options.js';
+import { spawnError } from './spawn-error.js';
+import type { ProcessOutcome, RunningProcess, StartOptions } from './types.js';
+
+/** How long group members may outlive the runner before they count as leftovers. */
+const LEFTOVER_WAIT_MS = 500;
+/** After SIGKILL the group dies in moments; poll for it, but never wait forever. */
+const REAP_POLL_MS = 10;
+const REAP_DEADLINE_MS = 2000;
+
+type Termination = 'timeout' | 'interrupt' | 'leftover';
+
+/** Starts the runner as the leader of its own process group, streaming its output to
+ * the log. Throws a TypeError for bad options; start failures reject `done`. */
+export function startProcess(options: StartOptions): RunningProcess {
+  validateStartOptions(options);
+  let log: RunLog;
+  try {
+    log = RunLog.open(options.logPath, options.tee ?? null);
+  } catch (error) {
+    const message = `cannot create log ${options.logPath}: ${(error as Error).message}`;
+    return notStarted(new HarnessError('SPAWN_FAILED', message, { path: options.logPath }));
+  }
+  return new Run(options, log);
+}
+
+function notStarted(error: Error): RunningProcess {
+  const done = Promise.reject(error);
+  done.catch(() => undefined); // rejected before the caller could attach a handler
+  return { pid: 0, done, interrupt: () => undefined };
+}
+
+class Run implements RunningProcess {
+  readonly pid: number;
+  readonly done: Promise<ProcessOutcome>;
+  private settle!: { resolve: (outcome: ProcessOutcome) => void; reject: (error: unknown) => void };
+  private readonly child: ChildProcess | null = null;
+  private readonly startedAt = performance.now();
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private timeoutTimer: NodeJS.Timeout | null = null;
+  private exit: { code: number | null; signal: NodeJS.Signals | null; at: number } | null = null;
+  private stdioClosed = false;
+  private termination: { reason: Termination; signal: NodeJS.Signals } | null = null;
+  private killArmed = false;
+  private sigkillAt: number | null = null;
+  private leftoverWaitOver = false;
+  private timedOut = false;
+  private interrupted = false;
+  private leftoverProcesses = false;
+  private finished = false;
+
+  constructor(
+    private readonly options: StartOptions,
+    private readonly log: RunLog,
+  ) {
+    this.done = new Promise((resolve, reject) => (this.settle = { resolve, reject }));
+    const [command = '', ...args] = options.argv;
+    try {
+      this.child = crossSpawn(command, args, {
+        cwd: options.cwd,
+        env: options.env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        detached: true, // setsid(): the runner leads a new group we can signal as a whole
+      });
+    } catch (error) {
+      this.pid = 0;
+      void this.fail(error as NodeJS.ErrnoException);
+      return;
+    }
+    this.pid = this.child.pid ?? 0;
+    this.child.once('error', (error) => this.onError(error));
+    this.child.once('exit', (code, signal) => this.onExit(code, signal));
+    this.child.once('close', () => this.onClose());
+    log.attach(this.child.stdout);
+    log.attach(this.child.stderr);
+    if (options.timeoutMs !== null && this.pid > 0) {
+      this.timeoutTimer = this.after(options.timeoutMs, () => this.onTimeout());
+    }
+  }
+
+  interrupt(signal: NodeJS.Signals): void {
+    if (this.finished || this.pid === 0) return;
+    this.interrupted = true;
+    this.clearTimeout();
+    if (killProcessGroup(this.pid, signal)) this.log.note(`interrupted; sent ${signal} to process group ${this.pid}`);
+    if (signal === 'SIGKILL') this.sigkillAt ??= performance.now();
+    this.termination ??= { reason: 'interrupt', signal };
+    this.armKill();
+  }
+
+  private onTimeout(): void {
+    this.timedOut = true;
+    this.terminate('timeout', `timed out after ${formatMs(this.options.timeoutMs ?? 0)}`);
+  }
+
+  private onError(error: NodeJS.ErrnoException): void {
+    // Before a pid exists this is a failed spawn; afterwards only a failed kill, which we never ask for.
+    if (this.child?.pid === undefined) void this.fail(error);
+  }
+
+  private onExit(code: number | null, signal: NodeJS.Signals | null): void {
+    this.exit = { code, signal, at: performance.now() };
+    this.clearTimeout();
+    this.after(LEFTOVER_WAIT_MS, () => this.onLeftoverWaitOver());
+    this.maybeFinish();
+  }
+
+  private onClose(): void {
+    this.stdioClosed = true;
+    this.maybeFinish();
+  }
+
+  private onLeftoverWaitOver(): void {
+    this.leftoverWaitOver = true;
+    this.maybeFinish();
+    if (!this.finished && !this.stdioClosed) this.watchForeignPipeHolders(this.log.bytes);
+  }
+
+  /** The run is over when the leader has exited, its output is closed and no member
+   * of its group is left running. */
+  private maybeFinish(): void {
+    if (this.finished || this.exit === null) return;
+    const membersLeft = groupHasLiveMembers(this.pid);
+    if (membersLeft && this.termination === null) {
+      if (this.leftoverWaitOver) {
+        this.leftoverProcesses = true;
+        this.terminate('leftover', `the runner exited but processes of its group were still running ${formatMs(LEFTOVER_WAIT_MS)} later`);
+      }
+      return;
+    }
+    if (!this.stdioClosed) return;
+    if (!membersLeft) return void this.finish();
+    if (this.sigkillAt === null) return; // the SIGKILL timer calls back
+    if (performance.now() - this.sigkillAt > REAP_DEADLINE_MS) return void this.finish();
+    this.after(REAP_POLL_MS, () => this.maybeFinish());
+  }
+
+  private terminate(reason: Termination, why: string): void {
+    if (this.termination !== null) return;
+    this.termination = { reason, signal: 'SIGTERM' };
+    this.clearTimeout();
+    if (killProcessGroup(this.pid, 'SIGTERM')) this.log.note(`${why}; sent SIGTERM to process group ${this.pid}`);
+    this.armKill();
+  }
+
+  private armKill(): void {
+    if (this.killArmed || this.sigkillAt !== null) return;
+    this.killArmed = true;
+    this.after(this.options.killGraceMs, () => {
+      this.sigkillAt = performance.now();
+      const sent = this.termination?.signal ?? 'SIGTERM';
+      if (killProcessGroup(this.pid, 'SIGKILL')) {
+        this.log.note(`process group ${this.pid} still running ${formatMs(this.options.killGraceMs)} after ${sent}; sent SIGKILL`);
+      }
+      this.maybeFinish();
+      if (!this.finished && !this.stdioClosed && this.exit !== null) this.watchForeignPipeHolders(this.log.bytes);
+    });
+  }
+
+  /** The group is gone but the output pipes stay open: a process outside the group
+   * (one that called setsid) holds them. Once output stops, stop reading. */
+  private watchForeignPipeHolders(bytesBefore: number): void {
+    this.after(Math.max(this.options.killGraceMs, LEFTOVER_WAIT_MS), () => {
+      if (this.finished || this.stdioClosed) return;
+      if (groupHasLiveMembers(this.pid) || this.log.bytes !== bytesBefore) {
+        return this.watchForeignPipeHolders(this.log.bytes);
+      }
+      this.log.note(`output pipes still held open by a process outside process group ${this.pid}; stopped reading`);
+      this.child?.stdout?.destroy();
+      this.child?.stderr?.destroy();
+    });
+  }
+
+  private async finish(): Promise<void> {
+    const exit = this.exit;
+    if (this.finished || exit === null) return;
+    this.finished = true;
+    this.clearTimers();
+    const outcome: ProcessOutcome = {
+      exitCode: exit.code,
+      signal: exit.signal,
+      timedOut: this.timedOut,
+      interrupted: this.interrupted,
+      durationMs: exit.at - this.startedAt,
+      leftoverProcesses: this.leftoverProcesses,
+    };
+    try {
+      await this.log.close();
+      this.settle.resolve(outcome);
+    } catch (error) {
+      this.settle.reject(error);
+    }
+  }
+
+  private async fail(error: NodeJS.ErrnoException): Promise<void> {
+    if (this.finished) return;
+    this.finished = true;
+    this.clearTimers();
+    this.child?.stdout?.destroy();
+    this.child?.stderr?.destroy();
+    await this.log.close().catch(() => undefined); // the spawn error is the one to report
+    this.settle.reject(spawnError(error, this.options.argv, this.options.cwd));
+  }
+
+  private after(ms: number, fn: () => void): NodeJS.Timeout {
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      fn();
+    }, ms);
+    this.timers.add(timer);
+    return timer;
+  }
+
+  private clearTimeout(): void {
+    if (this.timeoutTimer === null) return;
+    clearTimeout(this.timeoutTimer);
+    this.timers.delete(this.timeoutTimer);
+    this.timeoutTimer = null;
+  }
+
+  private clearTimers(): void {
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
+    this.timeoutTimer = null;
+  }
+}
+
+/** 2000 -> "2s", 1500 -> "1.5s", 500 -> "500ms". */
+export function formatMs(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)}ms` : `${Number((ms / 1000).toFixed(3))}s`;
+}

@@ -1,0 +1,38 @@
+/** The contract between the runner process and the rest of run-tests. */
+
+export interface StartOptions {
+  /** argv[0] is the executable; run without a shell. */
+  readonly argv: readonly string[];
+  readonly cwd: string;
+  /** The full child environment; the caller builds it. */
+  readonly env: NodeJS.ProcessEnv;
+  /** Created or truncated; the child's stdout and stderr are streamed here. */
+  readonly logPath: string;
+  readonly timeoutMs: number | null;
+  /** How long SIGTERM (or a forwarded signal) may take before SIGKILL. */
+  readonly killGraceMs: number;
+  /** Live pass-through of the child's output, e.g. process.stderr for --stream. */
+  readonly tee?: NodeJS.WritableStream | null;
+}
+
+export interface ProcessOutcome {
+  readonly exitCode: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly timedOut: boolean;
+  /** interrupt() was called before the run ended. */
+  readonly interrupted: boolean;
+  /** From spawn until the runner (the group leader) exited, on a monotonic clock. */
+  readonly durationMs: number;
+  /** Members of the group outlived the runner and had to be killed. */
+  readonly leftoverProcesses: boolean;
+}
+
+export interface RunningProcess {
+  /** The runner's pid, which is also its process group id; 0 if it never started. */
+  readonly pid: number;
+  /** Resolves after the log is flushed and closed; rejects with a HarnessError if
+   * the runner could not be started. */
+  readonly done: Promise<ProcessOutcome>;
+  /** Forwards the signal to the whole group; SIGKILL follows after the grace. */
+  interrupt(signal: NodeJS.Signals): void;
+}

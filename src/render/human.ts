@@ -1,0 +1,67 @@
+import type { ChalkInstance } from 'chalk';
+import type { RunReport } from '../core/report.js';
+import type { FailedTestRecord, RunStatus, Summary } from '../core/types.js';
+
+const HEADLINE: Readonly<Record<RunStatus, string>> = {
+  passed: 'PASSED',
+  failed: 'FAILED',
+  error: 'ERROR',
+  timed_out: 'TIMED OUT',
+  no_tests: 'NO TESTS',
+  interrupted: 'INTERRUPTED',
+  nothing_to_rerun: 'NOTHING TO RERUN',
+};
+
+/** The developer's view of a report: header, failures first, then the summary line,
+ * the log and the next step. Pure: colours come from the chalk instance given. */
+export function renderHuman(report: RunReport, c: ChalkInstance): string {
+  const lines: string[] = [];
+  const sections = report.projects.length > 0 ? report.projects : [report];
+  for (const section of sections) lines.push(...header(section, c));
+  if (report.failed_tests.length > 0) {
+    lines.push('', c.bold(`Failures (${report.failed_tests.length}):`));
+    report.failed_tests.forEach((t, i) => lines.push(...failure(t, i + 1, c)));
+  }
+  if (report.warnings.length > 0) {
+    lines.push('');
+    for (const w of report.warnings) lines.push(c.yellow(`warning: ${w}`));
+  }
+  for (const section of sections) if (section.error) lines.push('', c.red(`error: ${section.error.message}`));
+  lines.push('', `${statusWord(report.status, c)}  ${summaryLine(report.summary)}${timing(report)}`);
+  for (const section of sections) if (section.artifact) lines.push(c.dim(`log: ${section.artifact}`));
+  if (report.next) lines.push(`next: ${c.cyan(report.next)}`);
+  return `${lines.join('\n')}\n`;
+}
+
+function header(report: RunReport, c: ChalkInstance): string[] {
+  if (!report.framework) return [c.bold(`run-tests · ${report.project_root}`)];
+  return [
+    `${c.bold(`run-tests · ${report.framework}`)} ${c.dim(`· ${report.project_root}`)}`,
+    c.dim(`$ ${report.command ?? ''}`),
+  ];
+}
+
+function failure(t: FailedTestRecord, n: number, c: ChalkInstance): string[] {
+  const where = t.file === null ? '(unknown location)' : t.line === null ? t.file : `${t.file}:${t.line}`;
+  const kind = t.status === 'error' ? c.magenta('error') : c.red('failed');
+  const message = t.message.split('\n').slice(0, 12).map((l) => `     ${l}`);
+  return ['', `  ${n}) ${c.bold(where)} ${kind}`, `     ${t.test_name}`, ...message.map((l) => c.dim(l))];
+}
+
+/** `N passed, N failed, N errors, N skipped`; unknown counts are shown as `?`, never 0. */
+export function summaryLine(s: Summary): string {
+  const n = (v: number | null) => (v === null ? '?' : String(v));
+  return `${n(s.passed)} passed, ${n(s.failures)} failed, ${n(s.errors)} errors, ${n(s.skips)} skipped`;
+}
+
+function statusWord(status: RunStatus, c: ChalkInstance): string {
+  const word = HEADLINE[status];
+  if (status === 'passed' || status === 'nothing_to_rerun') return c.green.bold(word);
+  if (status === 'failed') return c.red.bold(word);
+  return c.yellow.bold(word);
+}
+
+function timing(report: RunReport): string {
+  const seconds = (report.duration_ms / 1000).toFixed(2);
+  return report.timed_out ? ` (timed out after ${seconds}s)` : report.duration_ms > 0 ? ` in ${seconds}s` : '';
+}

@@ -1,0 +1,33 @@
+import fs from 'fs-extra';
+import path from 'node:path';
+
+export const ARTIFACTS_DIR = '.run-tests';
+
+/** Where one project's run-tests files live. */
+export interface ArtifactPaths {
+  readonly dir: string;
+  readonly log: string;
+  readonly lastFailures: string;
+  /** The last JSON report, for tools that read it after the fact. */
+  readonly lastReport: string;
+  /** A file name inside the artifacts dir, for runner reports. */
+  file(name: string): string;
+}
+
+export function artifactPaths(projectRoot: string): ArtifactPaths {
+  const dir = path.join(projectRoot, ARTIFACTS_DIR);
+  return {
+    dir,
+    log: path.join(dir, 'last-test.log'),
+    lastFailures: path.join(dir, 'last-failures.json'),
+    lastReport: path.join(dir, 'last-report.json'),
+    file: (name) => path.join(dir, name),
+  };
+}
+
+/** Creates the directory with a `.gitignore` of `*`, so it never shows up in git status. */
+export async function ensureArtifactsDir(paths: ArtifactPaths): Promise<void> {
+  await fs.ensureDir(paths.dir);
+  const ignore = path.join(paths.dir, '.gitignore');
+  if (!(await fs.pathExists(ignore))) await fs.writeFile(ignore, '*\n');
+}

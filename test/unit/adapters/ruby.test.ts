@@ -1,0 +1,101 @@
+import { describe, expect, it } from '@jest/globals';
+import { minitest, rakeTestGlob } from '../../../src/adapters/minitest.js';
+import { rails } from '../../../src/adapters/rails.js';
+import { rspec } from '../../../src/adapters/rspec.js';
+import { escapeRubyRegex, minitestFilter, rubyEnv } from '../../../src/adapters/ruby.js';
+import type { PlanRequest } from '../../../src/adapters/types.js';
+import { factsFromFiles } from '../../../src/detect/facts.js';
+import { artifactPaths } from '../../../src/store/artifacts.js';
+import type { FailedTestRecord } from '../../../src/core/types.js';
+
+const failed = (id: string, file: string | null): FailedTestRecord => ({ id, test_name: id, file, line: 1, status: 'failed', message: 'm' });
+
+const request = (files: Record<string, string>, over: Partial<PlanRequest> = {}, executables: string[] = []): PlanRequest => ({
+  root: '/p',
+  facts: factsFromFiles('/p', files, executables),
+  files: [],
+  name: null,
+  rerun: null,
+  artifacts: artifactPaths('/p'),
+  env: { PATH: '/bin', RUBYOPT: '-rmine', BUNDLE_GEMFILE: '/other/Gemfile', BUNDLER_VERSION: '2', RAILS_MAX_THREADS: '9', KEEP: '1' },
+  reportersDir: '/pkg/reporters',
+  ...over,
+});
+
+describe('ruby environment', () => {
+  it('drops BUNDLE_*, BUNDLER_*, RAILS_MAX_THREADS and the parent RUBYOPT, keeping the rest', () => {
+    expect(rubyEnv({ PATH: '/bin', RUBYOPT: '-rx', BUNDLE_GEMFILE: 'g', BUNDLER_ORIG_PATH: 'o', RAILS_MAX_THREADS: '5', HOME: '/h' }))
+      .toEqual({ PATH: '/bin', HOME: '/h' });
+  });
+});
+
+describe('minitest filter', () => {
+  it('escapes names exactly and anchors the rerun alternation', () => {
+    expect(escapeRubyRegex('a b (c) [d] x.y*+?{1}|^$#/\\')).toBe('a b \\(c\\) \\[d\\] x\\.y\\*\\+\\?\\{1\\}\\|\\^\\$\\#\\/\\\\');
+    const rerun = [failed('FooTest#test_with [brackets] (and parens)', 'test/foo_test.rb'), failed('BarTest#test_b', 'test/bar_test.rb')];
+    expect(minitestFilter({ name: null, rerun })).toBe('\\A(?:FooTest\\#test_with \\[brackets\\] \\(and parens\\)|BarTest\\#test_b)\\z');
+    expect(minitestFilter({ name: { text: 'log in', regex: false }, rerun: null })).toBe('log in');
+    expect(minitestFilter({ name: { text: '^test_a', regex: true }, rerun: null })).toBe('^test_a');
+  });
+});
+
+describe('minitest (rake) plan', () => {
+  it('runs bundle exec rake test with the reporter injected through the environment', () => {
+    const plan = minitest.plan(request({ Gemfile: '', Rakefile: '' }));
+    expect(plan.argv).toEqual(['bundle', 'exec', 'rake', 'test']);
+    expect(plan.env).toEqual({
+      PATH: '/bin',
+      KEEP: '1',
+      RUBYLIB: '/pkg/reporters/minitest',
+      RUBYOPT: '-rrun_tests/minitest_boot',
+      RUN_TESTS_MINITEST_REPORT: '/p/.run-tests/minitest.jsonl',
+    });
+    expect(plan.reports).toEqual([{ path: '/p/.run-tests/minitest.jsonl', parser: 'minitest-jsonl' }]);
+  });
+
+  it('runs plain rake without a Gemfile, and passes files through TEST as an escaped glob', () => {
+    const plan = minitest.plan(request({ Rakefile: '' }, { files: ['test/a [1]_test.rb', 'test/b,c_test.rb'] }));
+    expect(plan.argv).toEqual(['rake', 'test']);
+    expect(plan.env.TEST).toBe('{test/a \\[1\\]_test.rb,test/b\\,c_test.rb}');
+    expect(rakeTestGlob(['test/a_test.rb'])).toBe('test/a_test.rb');
+  });
+
+  it('reruns failures through the plugin filter and their files', () => {
+    const plan = minitest.plan(request({ Gemfile: '' }, { rerun: [failed('A#test_x', 'test/a_test.rb'), failed('B#test_y', 'test/b_test.rb')] }));
+    expect(plan.env.RUN_TESTS_MINITEST_FILTER).toBe('\\A(?:A\\#test_x|B\\#test_y)\\z');
+    expect(plan.env.TEST).toBe('{test/a_test.rb,test/b_test.rb}');
+  });
+
+  it('refuses a path that rake would hand to its shell unquoted', () => {
+    expect(() => minitest.plan(request({ Gemfile: '' }, { files: ['test/$(x)_test.rb'] }))).toThrow(/rake cannot be given the path/);
+  });
+});
+
+describe('rails plan', () => {
+  it('runs bin/rails test with files and an exact -n filter on reruns', () => {
+    const plan = rails.plan(request({ 'bin/rails': '' }, { rerun: [failed('UserTest#test_a b', 'test/models/user_test.rb')] }, ['bin/rails']));
+    expect(plan.argv).toEqual(['bin/rails', 'test', 'test/models/user_test.rb', '-n', '/\\A(?:UserTest\\#test_a b)\\z/']);
+    expect(plan.env.RUN_TESTS_MINITEST_FILTER).toBeUndefined();
+  });
+
+  it('uses ruby when bin/rails is not executable', () => {
+    expect(rails.plan(request({ 'bin/rails': '' })).argv).toEqual(['ruby', 'bin/rails', 'test']);
+  });
+});
+
+describe('rspec plan', () => {
+  it('adds the JSON and stream formatters and keeps a human formatter for the log', () => {
+    const plan = rspec.plan(request({ Gemfile: '', 'Gemfile.lock': '' }, { files: ['spec/a_spec.rb'], name: { text: 'a (b)', regex: false } }));
+    expect(plan.argv).toEqual(['bundle', 'exec', 'rspec', '--format', 'progress', '--format', 'json', '--out', '/p/.run-tests/rspec.json',
+      '--require', '/pkg/reporters/rspec/run_tests_formatter.rb', '--format', 'RunTests::StreamFormatter', '--out', '/p/.run-tests/rspec-events.jsonl',
+      'spec/a_spec.rb', '--example', 'a (b)']);
+    expect(plan.env.RUBYOPT).toBeUndefined();
+    expect(plan.reports.map((r) => r.parser)).toEqual(['rspec-json', 'rspec-stream']);
+  });
+
+  it('reruns by example id, and uses --example-matches for a /regex/ name', () => {
+    const rerun = rspec.plan(request({ Gemfile: '' }, { rerun: [failed('./spec/a_spec.rb[1:2]', 'spec/a_spec.rb'), failed('spec/broken_spec.rb', 'spec/broken_spec.rb')] }));
+    expect(rerun.argv.slice(-2)).toEqual(['./spec/a_spec.rb[1:2]', 'spec/broken_spec.rb']);
+    expect(rspec.plan(request({ Gemfile: '' }, { name: { text: '^a', regex: true } })).argv.slice(-2)).toEqual(['--example-matches', '^a']);
+  });
+});

@@ -1,0 +1,52 @@
+import { describe, expect, it } from '@jest/globals';
+import { detectRunner } from '../../../src/detect/detect.js';
+import { factsFromFiles } from '../../../src/detect/facts.js';
+import { HarnessError } from '../../../src/core/errors.js';
+
+const LOCK_WITH_RSPEC = 'GEM\n  specs:\n    rspec-core (3.12.0)\n      rspec-support (~> 3.12.0)\n';
+const detect = (files: Record<string, string>) => {
+  const { adapter, reason } = detectRunner(factsFromFiles('/p', files));
+  return [adapter.id, reason];
+};
+
+describe('detectRunner', () => {
+  it('picks rails when bin/rails exists, even beside rspec', () => {
+    expect(detect({ 'bin/rails': '', Gemfile: '', 'Gemfile.lock': LOCK_WITH_RSPEC, 'spec/a_spec.rb': '' }))
+      .toEqual(['rails', 'bin/rails found: Rails through `bin/rails test`']);
+  });
+
+  it('picks rspec when Gemfile.lock lists rspec-core or rspec-rails and spec/ exists', () => {
+    expect(detect({ Gemfile: '', 'Gemfile.lock': LOCK_WITH_RSPEC, 'spec/a_spec.rb': '' })[0]).toBe('rspec');
+    expect(detect({ Gemfile: '', 'Gemfile.lock': '    rspec-rails (6.0.0)\n', 'spec/a_spec.rb': '' })[0]).toBe('rspec');
+  });
+
+  it('does not take rspec as a dependency of another gem for the runner, nor without spec/', () => {
+    expect(detect({ Gemfile: '', 'Gemfile.lock': '      rspec-core (>= 3)\n', 'spec/a_spec.rb': '' })[0]).toBe('minitest');
+    expect(detect({ Gemfile: '', 'Gemfile.lock': LOCK_WITH_RSPEC })[0]).toBe('minitest');
+  });
+
+  it('falls back to minitest through rake for a Gemfile or a Rakefile', () => {
+    expect(detect({ Gemfile: '' })).toEqual(['minitest', 'Gemfile found, without bin/rails or rspec in Gemfile.lock: minitest through `bundle exec rake test`']);
+    expect(detect({ Rakefile: '' })).toEqual(['minitest', 'Rakefile found, without a Gemfile: minitest through `rake test`']);
+  });
+
+  it('says what it looked for, and where, when nothing applies', () => {
+    let error: unknown;
+    try {
+      detect({ 'README.md': '' });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(HarnessError);
+    expect((error as HarnessError).code).toBe('NO_RUNNER');
+    expect((error as HarnessError).exitCode).toBe(3);
+    expect((error as HarnessError).message).toBe('no test runner detected in /p; looked for bin/rails (bin/rails test); '
+      + 'Gemfile.lock listing rspec-core or rspec-rails, with a spec/ directory (bundle exec rspec); a Gemfile or Rakefile (minitest via rake test)');
+  });
+
+  it('honours --runner and rejects an unknown one as a usage error', () => {
+    const { adapter, reason } = detectRunner(factsFromFiles('/p', { Gemfile: '' }), 'rspec');
+    expect([adapter.id, reason]).toEqual(['rspec', '--runner rspec given']);
+    expect(() => detectRunner(factsFromFiles('/p', {}), 'nope')).toThrow(/--runner "nope" is not a runner/);
+  });
+});

@@ -1,0 +1,76 @@
+import { mkdtempSync, readFileSync, readlinkSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { StartOptions } from '../../../src/process/index.js';
+
+export const scripts = fileURLToPath(new URL('../../fixtures/scripts/', import.meta.url));
+
+const created: string[] = [];
+
+export function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'run-tests-process-'));
+  created.push(dir);
+  return dir;
+}
+
+/** For afterAll: removes every directory tempDir() made in this test file. */
+export function removeTempDirs(): void {
+  for (const dir of created.splice(0)) rmSync(dir, { recursive: true, force: true });
+}
+
+/** Options to run a fixture script with node; override what the case needs. */
+export function nodeScript(script: string, args: readonly string[], overrides: Partial<StartOptions> = {}): StartOptions {
+  const dir = tempDir();
+  return {
+    argv: [process.execPath, join(scripts, script), ...args],
+    cwd: dir,
+    env: process.env,
+    logPath: join(dir, 'runner.log'),
+    timeoutMs: null,
+    killGraceMs: 2000,
+    ...overrides,
+  };
+}
+
+export const readLog = (path: string): string => readFileSync(path, 'utf8');
+
+/** Gone means no such pid or a zombie: PID 1 in a container may never reap orphans. */
+export function isGone(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z');
+  } catch {
+    return true;
+  }
+}
+
+/** True while this test process still has a file descriptor open on the path. */
+export function hasOpenFd(path: string): boolean {
+  return readdirSync('/proc/self/fd').some((fd) => {
+    try {
+      return readlinkSync(`/proc/self/fd/${fd}`) === path;
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** Polls a condition until it holds; fails with `what` at the deadline. */
+export async function waitFor(what: string, condition: () => boolean, deadlineMs = 5000): Promise<void> {
+  const end = Date.now() + deadlineMs;
+  while (!condition()) {
+    if (Date.now() > end) throw new Error(`timed out after ${deadlineMs}ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+export function logContains(path: string, text: string): () => boolean {
+  return () => {
+    try {
+      return readLog(path).includes(text);
+    } catch {
+      return false;
+    }
+  };
+}
