@@ -4,7 +4,8 @@ import type { Adapter, Invocation, PlanRequest } from './types.js';
 
 export const rails: Adapter = {
   id: 'rails',
-  markers: ['bin/rails'],
+  // Not bin/rails: /usr/bin/rails would make / look like a project. Rails apps have both.
+  markers: ['Gemfile', 'Rakefile'],
   lookingFor: 'bin/rails (bin/rails test)',
   installHint: RUBY_INSTALL_HINT,
 

@@ -56,8 +56,7 @@ async function run(files: string[], options: RunOptions): Promise<void> {
 async function render(report: import('../core/report.js').RunReport, json: boolean): Promise<string> {
   if (json) return (await import('../render/json.js')).renderJson(report);
   const [{ renderHuman }, { default: chalk }] = await Promise.all([import('../render/human.js'), import('chalk')]);
-  process.stderr.write(renderHuman(report, chalk));
-  return '';
+  return renderHuman(report, chalk);
 }
 
 async function detect(options: { json?: boolean; cwd?: string; runner?: string }): Promise<void> {

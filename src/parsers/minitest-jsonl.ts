@@ -98,7 +98,9 @@ function testResult(r: Json, ctx: ParseContext): TestResult | string {
   const message = str(r['message']);
   if (status === 'failed' || status === 'error') {
     const failLine = absFile !== null && str(r['failure_file']) === absFile ? int(r['failure_line']) : null;
-    return { ...base, line: failLine ?? defLine, status, message: failureMessage(exception, message) };
+    // An assertion's class adds nothing; an unexpected exception's class is the news.
+    const shown = status === 'failed' && message !== null && message !== '' ? null : exception;
+    return { ...base, line: failLine ?? defLine, status, message: failureMessage(shown, message) };
   }
   if (status === 'skipped') {
     return message === null ? { ...base, status } : { ...base, status, message: boundUtf8(message, MESSAGE_LIMIT_BYTES) };
@@ -121,9 +123,9 @@ function crashResult(r: Json, ctx: ParseContext): TestResult {
 }
 
 function failureMessage(exception: string | null, message: string | null): string {
-  const text = message === null || message === '' ? null : boundUtf8(message, MESSAGE_LIMIT_BYTES);
-  if (exception !== null && text !== null) return `${exception}: ${text}`;
-  return exception ?? text ?? 'failed without a message';
+  const text = message === null || message === '' ? null : message;
+  const full = exception !== null && text !== null ? `${exception}: ${text}` : exception ?? text ?? 'failed without a message';
+  return boundUtf8(full, MESSAGE_LIMIT_BYTES);
 }
 
 /** Files under root become root-relative; others stay as given. */

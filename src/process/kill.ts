@@ -1,14 +1,16 @@
 import { readdirSync, readFileSync } from 'node:fs';
 
-/** Sends a signal to every process in the group. False when the group is gone. */
+/** Sends a signal to every process in the group. False when the group is gone, or
+ * holds only processes we may not signal (EPERM): either way nothing more to do. */
 export function killProcessGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
   // pid 0 or negative would address our own group: never.
   if (!Number.isInteger(pgid) || pgid <= 0) return false;
   try {
-    process.kill(signal === 0 ? -pgid : pgid, signal);
+    process.kill(-pgid, signal);
     return true;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ESRCH') return false;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ESRCH' || code === 'EPERM') return false;
     throw error;
   }
 }

@@ -74,7 +74,7 @@ class Run implements RunningProcess {
       return;
     }
     this.pid = this.child.pid ?? 0;
-    this.child.once('error', (error) => this.onError(error));
+    this.child.on('error', (error) => this.onError(error));
     this.child.once('exit', (code, signal) => this.onExit(code, signal));
     this.child.once('close', () => this.onClose());
     log.attach(this.child.stdout);

@@ -28,9 +28,9 @@ module RunTestsMinitest
       s.bytesize > MESSAGE_LIMIT ? s.byteslice(0, MESSAGE_LIMIT).scrub("") : s
     end
 
-    # "path:12:in `m'" => ["path", 12]
+    # "path:12:in `m'" (or "path:12: syntax error...") => ["path", 12]
     def parse_frame(frame)
-      m = /\A(.+?):(\d+)(?::in |:\z|\z)/.match(frame.to_s)
+      m = /\A(.+?):(\d+)(?::|\z)/.match(frame.to_s)
       m && [m[1], m[2].to_i]
     end
   end

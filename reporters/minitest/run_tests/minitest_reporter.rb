@@ -46,12 +46,12 @@ module RunTestsMinitest
       failure = main_failure(result)
       error = failure.respond_to?(:error) ? failure.error : failure
       ffile, fline = failure && failure_frame(error, file)
+      exception, message = failure && describe(error)
       {
         "type" => "test", "class" => class_name(result), "name" => result.name.to_s,
         "status" => status(result), "time" => result.time.to_f.round(6),
         "file" => file, "line" => line, "failure_file" => ffile, "failure_line" => fline,
-        "exception" => failure && exception_name(error),
-        "message" => failure && RunTestsMinitest.bounded(error.message)
+        "exception" => exception, "message" => RunTestsMinitest.bounded(message)
       }
     end
 
@@ -79,10 +79,16 @@ module RunTestsMinitest
       [File.expand_path(loc[0]), loc[1].to_i.positive? ? loc[1].to_i : nil]
     end
 
-    def exception_name(error)
-      return error.reason.to_s if error.class.name == "DRb::DRbRemoteError" && error.respond_to?(:reason)
+    NEUTERED = /\ANeutered Exception ([\w:]+): /.freeze
 
-      error.class.name
+    # [class name, message] of the original error, also when Minitest or Rails had
+    # to replace it to send it across processes (parallel workers).
+    def describe(error)
+      message = error.message.to_s
+      return [error.reason.to_s, message] if error.class.name == "DRb::DRbRemoteError" && error.respond_to?(:reason)
+      return [Regexp.last_match(1), Regexp.last_match.post_match] if error.instance_of?(RuntimeError) && NEUTERED =~ message
+
+      [error.class.name, message]
     end
 
     # The first unfiltered backtrace frame inside the test's own definition file.

@@ -69,7 +69,7 @@ describe('exitCodeOf', () => {
 
 describe('summarize', () => {
   it('counts skips in run and keeps unknown as null', () => {
-    expect(summarize([pass('a'), fail('b'), skip('c'), { ...fail('d'), status: 'error' }]))
+    expect(summarize([pass('a'), fail('b'), skip('c'), { id: 'd', name: 'd', file: null, line: null, status: 'error', message: 'raised' }]))
       .toEqual({ run: 4, passed: 1, failures: 1, errors: 1, skips: 1 });
     expect(summarize(null)).toEqual({ run: null, passed: null, failures: null, errors: null, skips: null });
   });

@@ -1,0 +1,85 @@
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'fs-extra';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { RunReport } from '../../src/core/report.js';
+
+export const REPO = fileURLToPath(new URL('../../', import.meta.url));
+const BIN = path.join(REPO, 'bin/run-tests.js');
+const FIXTURES = path.join(REPO, 'test/fixtures/projects');
+
+/** A fresh temp copy of a fixture project (or of several, under one directory). */
+export async function copyFixture(name: string, into?: string): Promise<string> {
+  const dir = into ?? fs.realpathSync(await fs.mkdtemp(path.join(os.tmpdir(), `run-tests-${name}-`)));
+  await fs.copy(path.join(FIXTURES, name), dir);
+  return dir;
+}
+
+export interface CliResult {
+  readonly exitCode: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs the built CLI with a clean environment for Ruby (no BUNDLE_* leaking in from the caller). */
+export function runCli(args: readonly string[], options: { env?: NodeJS.ProcessEnv; onSpawn?: (pid: number) => void } = {}): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      env: { ...process.env, FORCE_COLOR: '0', ...options.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => { stdout += chunk.toString(); });
+    child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
+    child.on('error', reject);
+    if (child.pid !== undefined) options.onSpawn?.(child.pid);
+    child.on('close', (exitCode) => resolve({ exitCode, stdout, stderr }));
+  });
+}
+
+/** Runs the CLI with --json and parses the report; fails loudly if stdout holds anything else. */
+export async function runJson(args: readonly string[], options: Parameters<typeof runCli>[1] = {}): Promise<{ exitCode: number | null; report: RunReport; stderr: string }> {
+  const result = await runCli([...args, '--json'], options);
+  let report: RunReport;
+  try {
+    report = JSON.parse(result.stdout) as RunReport;
+  } catch {
+    throw new Error(`stdout is not one JSON document (exit ${result.exitCode}):\n${result.stdout}\nstderr:\n${result.stderr}`);
+  }
+  return { exitCode: result.exitCode, report, stderr: result.stderr };
+}
+
+/** The failed tests as [name, file, line, status], for exact comparison. */
+export const failures = (report: RunReport): [string, string | null, number | null, string][] =>
+  report.failed_tests.map((t) => [t.test_name, t.file, t.line, t.status]);
+
+const onPath = (tool: string): boolean => spawnSync('sh', ['-c', 'command -v "$1"', 'sh', tool]).status === 0;
+
+/** In CI a missing toolchain fails the suite; elsewhere its tests are skipped with a notice. */
+export const hasTools = (...tools: string[]): boolean => {
+  const missing = tools.filter((t) => !onPath(t));
+  if (missing.length > 0 && process.env.CI) throw new Error(`toolchain missing in CI: ${missing.join(', ')} (run scripts/setup-toolchains.sh)`);
+  if (missing.length > 0) console.warn(`skipping: ${missing.join(', ')} not installed (run scripts/setup-toolchains.sh)`);
+  return missing.length === 0;
+};
+
+/** True when the pid is gone or a zombie (PID 1 in a container may never reap it). */
+export function processGone(pid: number): boolean {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z');
+  } catch {
+    return true;
+  }
+}
+
+/** Polls until `check` holds or the deadline passes; no fixed sleeps in tests. */
+export async function waitFor(check: () => boolean, deadlineMs = 10_000, what = 'condition'): Promise<void> {
+  const until = Date.now() + deadlineMs;
+  while (!check()) {
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
