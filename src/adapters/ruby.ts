@@ -40,8 +40,10 @@ export function minitestReporterEnv(request: PlanRequest, reportPath: string, fi
  * `Class#name`s for reruns, else the --name filter (plain text matches as a substring). */
 export function minitestFilter(request: Pick<PlanRequest, 'name' | 'rerun'>): string | null {
   if (request.rerun) return `\\A(?:${request.rerun.map((t) => escapeRubyRegex(t.id)).join('|')})\\z`;
-  if (request.name) return request.name.regex ? request.name.text : escapeRubyRegex(request.name.text);
-  return null;
+  if (!request.name) return null;
+  if (request.name.regex) return request.name.text;
+  // ActiveSupport's `test "a b"` defines `test_a_b`: a space in a plain name matches either.
+  return escapeRubyRegex(request.name.text).replace(/ /g, '[ _]');
 }
 
 /** Files to run: the requested ones, or on a rerun the files of the failures (all files

@@ -19,7 +19,7 @@ export async function describeDetection(cwd: string, runner: string | null, repo
   const facts = readProjectFacts(root);
   const { adapter, reason } = detectRunner(facts, runner);
   const invocation = adapter.plan({ root, facts, files: [], name: null, rerun: null, artifacts: artifactPaths(root), env: {}, reportersDir });
-  const command = displayCommand(invocation.argv, invocation.env, invocation.shownEnv);
+  const command = displayCommand(invocation);
   return {
     schema_version: 1,
     framework: adapter.id,

@@ -67,6 +67,7 @@ async function detect(options: { json?: boolean; cwd?: string; runner?: string }
 
 function program(): Command {
   const cli = new Command('run-tests')
+    .enablePositionalOptions()
     .description('Run the project\'s tests and report the truth about them: for people on a terminal, and as JSON for programs.')
     .version(version)
     .argument('[files...]', 'test files or directories to run (in a monorepo, each in its own project)')

@@ -1,10 +1,20 @@
+import path from 'node:path';
+import type { Invocation } from '../adapters/types.js';
+
 const SAFE = /^[\w@%+=:,./-]+$/;
 
 /** POSIX shell quoting, for showing a command to a person. run-tests itself never runs
  * commands through a shell. */
 export const shellQuote = (word: string): string => (SAFE.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);
 
-export function displayCommand(argv: readonly string[], env: NodeJS.ProcessEnv = {}, shownEnv: readonly string[] = []): string {
-  const assignments = shownEnv.flatMap((key) => (env[key] === undefined ? [] : [`${key}=${shellQuote(env[key])}`]));
-  return [...assignments, ...argv.map(shellQuote)].join(' ');
+/** The command as a person would type it in the project root: the environment run-tests
+ * set that matters, and paths inside the root made relative. */
+export function displayCommand(invocation: Pick<Invocation, 'argv' | 'env' | 'shownEnv' | 'cwd'>): string {
+  const prefix = `${invocation.cwd}${path.sep}`;
+  const word = (w: string) => shellQuote(w.startsWith(prefix) ? w.slice(prefix.length) : w);
+  const assignments = (invocation.shownEnv ?? []).flatMap((key) => {
+    const value = invocation.env[key];
+    return value === undefined ? [] : [`${key}=${word(value)}`];
+  });
+  return [...assignments, ...invocation.argv.map(word)].join(' ');
 }

@@ -178,7 +178,7 @@ function buildReport(run: Context & { invocation?: Invocation }, parts: Parts): 
     exit_code: exitCodeOf(parts.status, request.allowNoTests),
     framework: run.detection?.adapter.id ?? null,
     reason: run.detection?.reason ?? null,
-    command: invocation ? displayCommand(invocation.argv, invocation.env, invocation.shownEnv) : null,
+    command: invocation ? displayCommand(invocation) : null,
     project_root: run.root,
     exit_status: parts.outcome?.exitCode ?? null,
     signal: parts.outcome?.signal ?? null,

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { RunReport } from '../../src/core/report.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 
 export const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const BIN = path.join(REPO, 'bin/run-tests.js');
@@ -48,8 +49,12 @@ export async function runJson(args: readonly string[], options: Parameters<typeo
   } catch {
     throw new Error(`stdout is not one JSON document (exit ${result.exitCode}):\n${result.stdout}\nstderr:\n${result.stderr}`);
   }
+  if (!validateReport(report)) throw new Error(`report does not match schema/report.schema.json: ${JSON.stringify(validateReport.errors)}`);
   return { exitCode: result.exitCode, report, stderr: result.stderr };
 }
+
+/** Every report an end-to-end test sees is checked against the shipped JSON Schema. */
+export const validateReport = new Ajv2020({ allErrors: true }).compile(fs.readJsonSync(path.join(REPO, 'schema/report.schema.json')));
 
 /** The failed tests as [name, file, line, status], for exact comparison. */
 export const failures = (report: RunReport): [string, string | null, number | null, string][] =>

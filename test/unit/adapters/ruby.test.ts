@@ -34,7 +34,7 @@ describe('minitest filter', () => {
     expect(escapeRubyRegex('a b (c) [d] x.y*+?{1}|^$#/\\')).toBe('a b \\(c\\) \\[d\\] x\\.y\\*\\+\\?\\{1\\}\\|\\^\\$\\#\\/\\\\');
     const rerun = [failed('FooTest#test_with [brackets] (and parens)', 'test/foo_test.rb'), failed('BarTest#test_b', 'test/bar_test.rb')];
     expect(minitestFilter({ name: null, rerun })).toBe('\\A(?:FooTest\\#test_with \\[brackets\\] \\(and parens\\)|BarTest\\#test_b)\\z');
-    expect(minitestFilter({ name: { text: 'log in', regex: false }, rerun: null })).toBe('log in');
+    expect(minitestFilter({ name: { text: 'log in', regex: false }, rerun: null })).toBe('log[ _]in');
     expect(minitestFilter({ name: { text: '^test_a', regex: true }, rerun: null })).toBe('^test_a');
   });
 });

@@ -1,0 +1,23 @@
+/**
+ * One reported figure: what was compared, its medians, the result and its target.
+ * `a`/`b` are `{ label, shown, median, unit }` (b may be null); `target` is
+ * `{ max, unit }` or null for a figure reported for information only.
+ */
+export function figure({ benchmark, title, a, b = null, result, target = null, note = null }) {
+  const pass = target === null ? null : result.value <= target.max;
+  return { benchmark, title, a, b, result, target, pass, note };
+}
+
+/** A figure from a time comparison (`compareTimes`): medians in ms, median ratio A/B. */
+export function timeFigure({ benchmark, title, a, b, comparison, maxRatio }) {
+  return figure({
+    benchmark,
+    title,
+    a: { label: a.label, shown: a.shown, cwd: a.cwd, median: comparison.a.median, unit: 'ms' },
+    b: { label: b.label, shown: b.shown, cwd: b.cwd, median: comparison.b.median, unit: 'ms' },
+    result: { value: comparison.ratio, unit: '×' },
+    target: { max: maxRatio, unit: '×' },
+  });
+}
+
+export const formatValue = (value, unit) => (unit === '×' ? `${value.toFixed(2)}×` : `${value.toFixed(unit === 'ms' ? 0 : 1)} ${unit}`);

@@ -1,0 +1,81 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { handRunEnv } from './command.js';
+
+const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+const created = [];
+
+/** A fresh directory under the system temp dir, removed by `removeTempDirs`. */
+export function tempDir(name) {
+  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), `run-tests-bench-${name}-`)));
+  created.push(dir);
+  return dir;
+}
+
+export function removeTempDirs() {
+  for (const dir of created.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+}
+
+/** A temp copy of test/fixtures/projects/<name>, so runs never write into the repo. */
+export function copyFixture(name) {
+  const dir = tempDir(name);
+  fs.cpSync(path.join(repoRoot, 'test/fixtures/projects', name), dir, { recursive: true });
+  return dir;
+}
+
+const GEMFILE = 'source "https://rubygems.org"\n\ngem "minitest"\ngem "rake"\n';
+const RAKEFILE = `require "rake/testtask"
+
+Rake::TestTask.new(:test) do |t|
+  t.libs << "test"
+  t.pattern = "test/**/*_test.rb"
+end
+
+task default: :test
+`;
+
+/** A bundler + rake + minitest project with the given test files (`{ 'name_test.rb': source }`);
+ * its Gemfile.lock comes from `bundle lock --local`, so no network is needed. */
+export function minitestProject(name, testFiles) {
+  const dir = tempDir(name);
+  fs.writeFileSync(path.join(dir, 'Gemfile'), GEMFILE);
+  fs.writeFileSync(path.join(dir, 'Rakefile'), RAKEFILE);
+  fs.mkdirSync(path.join(dir, 'test'));
+  for (const [file, source] of Object.entries(testFiles)) fs.writeFileSync(path.join(dir, 'test', file), source);
+  execFileSync('bundle', ['lock', '--local'], { cwd: dir, env: handRunEnv(), stdio: 'ignore' });
+  return dir;
+}
+
+/** `tests` passing minitest tests spread over `files` test files. */
+export function generatedSuite(tests, files = 10) {
+  const perFile = Math.ceil(tests / files);
+  const sources = {};
+  for (let f = 0; f < files; f += 1) {
+    const count = Math.min(perFile, tests - f * perFile);
+    if (count <= 0) break;
+    const methods = Array.from({ length: count }, (_, i) => `  def test_${i}; assert true; end\n`).join('');
+    sources[`generated_${f}_test.rb`] = `require "minitest/autorun"\n\nclass Generated${f}Test < Minitest::Test\n${methods}end\n`;
+  }
+  return minitestProject(`suite-${tests}`, sources);
+}
+
+/** One passing test that writes `megabytes` lines of 1 MiB to stdout. */
+export function floodProject(megabytes) {
+  const source = `require "minitest/autorun"
+
+class FloodTest < Minitest::Test
+  def test_floods_stdout
+    line = "x" * 1_048_576 + "\\n"
+    ${megabytes}.times { STDOUT.write(line) }
+    assert true
+  end
+end
+`;
+  return minitestProject(`flood-${megabytes}mb`, { 'flood_test.rb': source });
+}
+
+export const runTestsBin = path.join(repoRoot, 'bin/run-tests.js');
+export const resultsPath = path.join(repoRoot, 'bench/RESULTS.md');

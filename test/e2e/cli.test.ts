@@ -1,0 +1,44 @@
+import { describe, expect, it } from '@jest/globals';
+import fs from 'fs-extra';
+import path from 'node:path';
+import { copyFixture, hasTools, REPO, runCli, validateReport } from './helpers.js';
+
+describe('the command line', () => {
+  it('prints its version from package.json', async () => {
+    const { version } = await fs.readJson(path.join(REPO, 'package.json'));
+    expect(await runCli(['--version'])).toEqual({ exitCode: 0, stdout: `${version}\n`, stderr: '' });
+  });
+
+  it('documents options, examples and exit codes in --help', async () => {
+    const { exitCode, stdout } = await runCli(['--help']);
+    expect(exitCode).toBe(0);
+    for (const text of ['--failed-only', '--timeout <seconds>', '--kill-grace <seconds>', '--min-tests <n>', '--allow-no-tests',
+      '--stream', '--runner <id>', 'run-tests --failed-only', '124  timed out', '130  interrupted', '4    no tests ran']) {
+      expect(stdout).toContain(text);
+    }
+  });
+
+  it('rejects JSON schema violations (the validator itself can fail)', () => {
+    expect(validateReport({ schema_version: 1 })).toBe(false);
+  });
+});
+
+const suite = hasTools('ruby', 'bundle') ? describe : describe.skip;
+
+suite('run-tests detect', () => {
+  it('prints the runner, command, root and reason, and runs nothing', async () => {
+    const dir = await copyFixture('rspec-mixed');
+    const { exitCode, stdout } = await runCli(['detect', '--json', '--cwd', path.join(dir, 'spec')]);
+    expect(exitCode).toBe(0);
+    expect(JSON.parse(stdout)).toEqual({
+      schema_version: 1,
+      framework: 'rspec',
+      command: `bundle exec rspec --format progress --format json --out .run-tests/rspec.json --require ${path.join(REPO, 'reporters/rspec/run_tests_formatter.rb')} --format RunTests::StreamFormatter --out .run-tests/rspec-events.jsonl`,
+      project_root: dir,
+      reason: 'Gemfile.lock lists rspec and spec/ exists: `bundle exec rspec`',
+    });
+    expect(fs.existsSync(path.join(dir, '.run-tests'))).toBe(false);
+    const human = await runCli(['detect', '--cwd', dir, '--runner', 'minitest']);
+    expect(human.stdout).toBe(`runner:  minitest\ncommand: bundle exec rake test\nroot:    ${dir}\nreason:  --runner minitest given\n`);
+  });
+});

@@ -1,0 +1,48 @@
+import { describe, expect, it } from '@jest/globals';
+import fs from 'fs-extra';
+import path from 'node:path';
+import { copyFixture, failures, hasTools, runJson } from './helpers.js';
+
+const suite = hasTools('ruby', 'bundle') ? describe : describe.skip;
+
+suite('rails through bin/rails test', () => {
+  it('collects the results of every parallel worker', async () => {
+    const dir = await copyFixture('rails-app');
+    const { exitCode, report } = await runJson(['--cwd', dir]);
+    expect(exitCode).toBe(1);
+    expect(report).toMatchObject({ status: 'failed', framework: 'rails', command: 'bin/rails test', exit_status: 1, warnings: [] });
+    expect(report.summary).toEqual({ run: 10, passed: 7, failures: 1, errors: 1, skips: 1 });
+    expect(failures(report).sort()).toEqual([
+      ['CalculatorTest#test_adds_wrongly', 'test/models/calculator_test.rb', 13, 'failed'],
+      ['CalculatorTest#test_divides_by_zero', 'test/models/calculator_test.rb', 17, 'error'],
+    ]);
+    expect(report.failed_tests.find((t) => t.status === 'error')?.message).toBe('ZeroDivisionError: cannot divide 1 by zero');
+    // Both workers ran tests: the fixture leaves one file per test process.
+    expect((await fs.readdir(path.join(dir, 'tmp/test-pids'))).length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('reruns the failures by exact name with -n, including brackets and parentheses', async () => {
+    const dir = await copyFixture('rails-app');
+    const model = path.join(dir, 'app/models/calculator.rb');
+    await runJson(['--cwd', dir]);
+    const rerun = await runJson(['--cwd', dir, '--failed-only']);
+    expect(rerun.report.summary).toEqual({ run: 2, passed: 0, failures: 1, errors: 1, skips: 0 });
+    expect(rerun.report.command).toMatch(/^bin\/rails test test\/models\/calculator_test\.rb -n /);
+    expect(rerun.report.rerun).toEqual({ selected: 2, not_run: [] });
+    expect(fs.existsSync(model)).toBe(true);
+    const named = await runJson(['--cwd', dir, '--name', 'divides [integers] (rounding']);
+    expect([named.exitCode, named.report.summary.run, named.report.summary.passed]).toEqual([0, 1, 1]);
+  });
+
+  it('never passes a bin/rails that prints success but writes no results, and keeps the old failures file', async () => {
+    const dir = await copyFixture('rails-fake');
+    const previous = { version: 1, created_at: '2026-01-01T00:00:00.000Z', framework: 'rails', project_root: dir, failed_tests: [] };
+    await fs.outputJson(path.join(dir, '.run-tests/last-failures.json'), previous);
+    const { exitCode, report } = await runJson(['--cwd', dir]);
+    expect([exitCode, report.status, report.exit_status, report.error?.code]).toEqual([3, 'error', 0, 'REPORT_MISSING']);
+    expect(report.summary).toEqual({ run: null, passed: null, failures: null, errors: null, skips: null });
+    expect(report.warnings).toEqual([`the runner wrote no usable report (exit 0); see ${path.join(dir, '.run-tests/last-test.log')}`]);
+    expect(await fs.readFile(path.join(dir, '.run-tests/last-test.log'), 'utf8')).toContain('All good!');
+    expect(await fs.readJson(path.join(dir, '.run-tests/last-failures.json'))).toEqual(previous);
+  });
+});
