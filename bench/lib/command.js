@@ -14,17 +14,23 @@ export function command(spec) {
   return { label, argv, cwd, env, shown, expectCode, expectOutput };
 }
 
-/** Runs a command to its end with its output drained; resolves with wall time and output tails. */
-export function runOnce(cmd) {
+/** Runs a command to its end with its output drained; resolves with wall time and output
+ * tails. `watch(pid)`, if given, starts an observer whose `stop()` value becomes `watched`. */
+export function runOnce(cmd, watch = null) {
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const [file, ...args] = cmd.argv;
     const child = spawn(file, args, { cwd: cmd.cwd, env: cmd.env, stdio: ['ignore', 'pipe', 'pipe'] });
     const stdout = tail(child.stdout);
     const stderr = tail(child.stderr);
-    child.once('error', reject);
+    const observer = watch && child.pid ? watch(child.pid) : null;
+    child.once('error', (error) => {
+      observer?.stop();
+      reject(error);
+    });
     child.once('close', (code, signal) => {
-      resolve({ ms: performance.now() - started, code, signal, stdout: stdout(), stderr: stderr() });
+      const ms = performance.now() - started;
+      resolve({ ms, code, signal, stdout: stdout(), stderr: stderr(), watched: observer?.stop() });
     });
   });
 }

@@ -69,11 +69,12 @@ half "$out/mixed.stream.jsonl" "$out/truncated.stream.jsonl"
 # Only the stream is kept for these: the JSON is identical to mixed.json / load-error.json.
 rm -f "$out/filtered.stream.jsonl" "$out/rerun-by-ids.stream.jsonl"
 
-# hang: a real run killed while an example sleeps; the stream keeps what finished.
+# hang: a real run stopped by SIGTERM while an example sleeps. rspec still writes its
+# JSON and a summary; the running example is left with an empty status.
 root="$tmp/hang"
 copy rspec-hang "$root"
 export HANG_PID_FILE="$tmp/grandchild.pid"
-(cd "$root" && exec setsid bundle exec rspec --format progress \
+(cd "$root" && exec setsid bundle exec rspec --format json --out rspec.json --format progress \
   --require "$formatter" --format RunTests::StreamFormatter --out rspec-events.jsonl >run.log 2>&1) &
 hang_pid=$!
 deadline=$(( SECONDS + 30 ))
@@ -85,6 +86,7 @@ kill -TERM -- "-$hang_pid" 2>/dev/null || true
 kill -KILL "$(cat "$HANG_PID_FILE")" 2>/dev/null || true
 wait "$hang_pid" 2>/dev/null || true
 hang_pid=
+scrub "$root" "$root/rspec.json" "$out/hang.json"
 scrub "$root" "$root/rspec-events.jsonl" "$out/hang.stream.jsonl"
 
 echo "recorded into $out:"

@@ -55,8 +55,8 @@ async function run(files: string[], options: RunOptions): Promise<void> {
 
 async function render(report: import('../core/report.js').RunReport, json: boolean): Promise<string> {
   if (json) return (await import('../render/json.js')).renderJson(report);
-  const [{ renderHuman }, { default: chalk }] = await Promise.all([import('../render/human.js'), import('chalk')]);
-  return renderHuman(report, chalk);
+  const [{ renderHuman }, { chalkFor }] = await Promise.all([import('../render/human.js'), import('../render/colors.js')]);
+  return renderHuman(report, chalkFor(process.env));
 }
 
 async function detect(options: { json?: boolean; cwd?: string; runner?: string }): Promise<void> {

@@ -1,6 +1,6 @@
 /** Parses rspec's own JSON formatter output (`--format json`), written only when the run ends. */
 import type { ParsedReport, Parser, TestResult } from '../core/types.js';
-import { mapExample, mapOutsideErrors, type RspecExample } from './rspec-shared.js';
+import { isFinished, mapExample, mapOutsideErrors, type RspecExample } from './rspec-shared.js';
 
 interface RspecJson {
   readonly examples?: unknown;
@@ -14,9 +14,9 @@ export const parseRspecJson: Parser = (text, ctx): ParsedReport => {
   let doc: unknown;
   try {
     doc = JSON.parse(text);
-  } catch (e) {
-    const reason = e instanceof Error ? e.message : String(e);
-    return { tests: [], complete: false, warnings: [`rspec JSON report is not valid JSON (${text.length} chars; truncated?): ${reason}`] };
+  } catch {
+    const start = JSON.stringify(text.slice(0, 40));
+    return { tests: [], complete: false, warnings: [`rspec JSON report is not valid JSON (${text.length} chars starting ${start}; cut off?)`] };
   }
   if (!isObject(doc)) {
     return { tests: [], complete: false, warnings: ['rspec JSON report is not a JSON object'] };
@@ -24,8 +24,11 @@ export const parseRspecJson: Parser = (text, ctx): ParsedReport => {
   const report = doc as RspecJson;
   const warnings: string[] = [];
   const tests: TestResult[] = [];
+  let allFinished = true;
   for (const ex of Array.isArray(report.examples) ? report.examples : []) {
-    const mapped = isObject(ex) ? mapExample(ex as RspecExample, ctx.root, warnings) : null;
+    if (!isObject(ex)) continue;
+    allFinished &&= isFinished(ex);
+    const mapped = mapExample(ex as RspecExample, ctx.root, warnings);
     if (mapped) tests.push(mapped);
   }
   const messages = Array.isArray(report.messages) ? report.messages.filter((m): m is string => typeof m === 'string') : [];
@@ -35,5 +38,5 @@ export const parseRspecJson: Parser = (text, ctx): ParsedReport => {
     'summary.errors_outside_of_examples_count', ctx.root));
   if (summary === null) warnings.push('rspec JSON report has no summary: the run did not reach its end');
   if (!Array.isArray(report.examples)) warnings.push('rspec JSON report has no examples array');
-  return { tests, complete: summary !== null, warnings };
+  return { tests, complete: summary !== null && allFinished, warnings };
 };

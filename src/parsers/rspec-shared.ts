@@ -29,6 +29,10 @@ const EXPECTATION_FAILURES: ReadonlySet<string> = new Set([
 ]);
 
 export const MAX_MESSAGE_BYTES = 2048;
+export const UNFINISHED_MESSAGE = 'did not finish: the run was stopped (timeout or signal) while this example ran';
+
+/** rspec gives an example that was running when the run stopped an empty status. */
+export const isFinished = (ex: RspecExample): boolean => typeof ex.status === 'string' && ex.status !== '';
 const ELLIPSIS = '…';
 
 /** Cuts to at most `max` UTF-8 bytes without splitting a character, marking the cut. */
@@ -115,20 +119,28 @@ export function mapExample(ex: RspecExample, root: string, warnings: string[]): 
         message: exceptionMessage(exception),
       };
     }
+    case '':
+    case null:
+    case undefined:
+      // rspec still reports when a signal stops it; the example running then has no status.
+      warnings.push(`rspec example ${id} did not finish: the run was stopped while it ran`);
+      return { ...base, status: 'error', message: UNFINISHED_MESSAGE };
     default:
       warnings.push(`rspec example ${id} has unknown status ${JSON.stringify(ex.status)}; counted as an error`);
       return { ...base, status: 'error', message: `unknown rspec status ${JSON.stringify(ex.status)}` };
   }
 }
 
-const ERROR_HEADLINE = /^An error occurred\b/;
-const LOADING = /^An error occurred while loading (.+?)\.?$/;
+// rspec-core's wording for errors outside examples (configuration.rb, example_group.rb).
+const ERROR_HEADLINE = /^(An error occurred\b|While loading \S+ an `exit`)/;
+const LOADING = /^(?:An error occurred while loading (\S+?)\.?(?:\s|$)|While loading (\S+) an `exit`)/;
 
 /** An error rspec reported outside any example (load error, suite hook), from its message text. */
 function mapOutsideError(text: string, root: string): FailedTest {
   const trimmed = text.trim();
   const headline = trimmed.split('\n')[0] ?? '';
-  const loading = LOADING.exec(headline)?.[1];
+  const m = LOADING.exec(headline);
+  const loading = m?.[1] ?? m?.[2];
   const frames = trimmed.split('\n').filter((l) => l.startsWith('#')).map((l) => parseFrame(l, root))
     .filter((f): f is Frame => f !== null);
   // The loaded file is what to rerun; otherwise the first frame inside the project.

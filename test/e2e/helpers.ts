@@ -70,21 +70,4 @@ export const hasTools = (...tools: string[]): boolean => {
   return missing.length === 0;
 };
 
-/** True when the pid is gone or a zombie (PID 1 in a container may never reap it). */
-export function processGone(pid: number): boolean {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z');
-  } catch {
-    return true;
-  }
-}
-
-/** Polls until `check` holds or the deadline passes; no fixed sleeps in tests. */
-export async function waitFor(check: () => boolean, deadlineMs = 10_000, what = 'condition'): Promise<void> {
-  const until = Date.now() + deadlineMs;
-  while (!check()) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+export { processGone, waitFor } from '../support/wait.js';

@@ -106,7 +106,7 @@ suite('minitest through bundle exec rake test', () => {
     expect(report.duration_ms).toBeGreaterThanOrEqual(3000);
     const grandchild = Number(await fs.readFile(pidFile, 'utf8'));
     expect(grandchild).toBeGreaterThan(1);
-    await waitFor(() => processGone(grandchild), 2000, `grandchild ${grandchild} to die`);
+    await waitFor(`grandchild ${grandchild} to die`, () => processGone(grandchild), 2000);
     expect(await fs.readFile(report.artifact ?? '', 'utf8')).toMatch(/run-tests: timed out after 3s/);
   });
 
@@ -115,12 +115,29 @@ suite('minitest through bundle exec rake test', () => {
     const pidFile = path.join(dir, 'grandchild.pid');
     let cliPid = 0;
     const running = runJson(['--cwd', dir, '--kill-grace', '1'], { env: { HANG_PID_FILE: pidFile }, onSpawn: (pid) => { cliPid = pid; } });
-    await waitFor(() => fs.existsSync(pidFile) && fs.readFileSync(pidFile, 'utf8') !== '', 20_000, 'the hanging test to start');
+    await waitFor('the hanging test to start', () => fs.existsSync(pidFile) && fs.readFileSync(pidFile, 'utf8') !== '', 20_000);
     process.kill(cliPid, 'SIGINT');
     const { exitCode, report } = await running;
     expect([exitCode, report.status, report.summary.passed]).toEqual([130, 'interrupted', 1]);
-    await waitFor(() => processGone(Number(fs.readFileSync(pidFile, 'utf8'))), 2000, 'the grandchild to die');
+    await waitFor('the grandchild to die', () => processGone(Number(fs.readFileSync(pidFile, 'utf8'))), 2000);
     expect(fs.existsSync(path.join(dir, '.run-tests/last-test.log'))).toBe(true);
+  });
+});
+
+suite('human output', () => {
+  it('prints failures, the summary line, the log and the next step, coloured only when asked', async () => {
+    const dir = await copyFixture('minitest-mixed');
+    const plain = await runCli(['--cwd', dir], { env: { FORCE_COLOR: '0' } });
+    expect(plain.exitCode).toBe(1);
+    expect(plain.stdout).not.toContain('\u001b[');
+    expect(plain.stdout).toContain(`run-tests · minitest · ${dir}\n$ bundle exec rake test\n`);
+    expect(plain.stdout).toContain('test/widget_test.rb:9 failed\n     WidgetTest#test_size_is_wrong\n');
+    expect(plain.stdout).toMatch(/\nFAILED {2}5 passed, 1 failed, 1 errors, 1 skipped in \d+\.\d\ds\n/);
+    expect(plain.stdout).toContain(`log: ${dir}/.run-tests/last-test.log\nnext: run-tests --failed-only\n`);
+    const coloured = await runCli(['--cwd', dir], { env: { FORCE_COLOR: '1', NO_COLOR: '1' } });
+    expect(coloured.stdout).toContain('\u001b[');
+    const noColor = await runCli(['--cwd', dir], { env: { FORCE_COLOR: undefined, NO_COLOR: '1' } });
+    expect(noColor.stdout).not.toContain('\u001b[');
   });
 });
 

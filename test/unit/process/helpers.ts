@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { StartOptions } from '../../../src/process/index.js';
 
+export { processGone as isGone, waitFor } from '../../support/wait.js';
+
 export const scripts = fileURLToPath(new URL('../../fixtures/scripts/', import.meta.url));
 
 const created: string[] = [];
@@ -35,16 +37,6 @@ export function nodeScript(script: string, args: readonly string[], overrides: P
 
 export const readLog = (path: string): string => readFileSync(path, 'utf8');
 
-/** Gone means no such pid or a zombie: PID 1 in a container may never reap orphans. */
-export function isGone(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z');
-  } catch {
-    return true;
-  }
-}
-
 /** True while this test process still has a file descriptor open on the path. */
 export function hasOpenFd(path: string): boolean {
   return readdirSync('/proc/self/fd').some((fd) => {
@@ -54,15 +46,6 @@ export function hasOpenFd(path: string): boolean {
       return false;
     }
   });
-}
-
-/** Polls a condition until it holds; fails with `what` at the deadline. */
-export async function waitFor(what: string, condition: () => boolean, deadlineMs = 5000): Promise<void> {
-  const end = Date.now() + deadlineMs;
-  while (!condition()) {
-    if (Date.now() > end) throw new Error(`timed out after ${deadlineMs}ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 }
 
 export function logContains(path: string, text: string): () => boolean {

@@ -1,0 +1,6 @@
+import { floodMemory } from './flood-memory.js';
+import { minitestOverhead } from './minitest-overhead.js';
+import { startup } from './startup.js';
+
+/** Every benchmark, in the order `npm run bench` runs them. */
+export const benchmarks = [startup, minitestOverhead, floodMemory];

@@ -1,0 +1,32 @@
+import { bareNode, runTests } from '../lib/commands.js';
+import { timeFigure } from '../lib/figure.js';
+import { copyFixture } from '../lib/fixtures.js';
+import { compareTimes } from '../lib/measure.js';
+
+const MAX_RATIO = 1.6;
+/** A start-up takes a tenth of a second, so more pairs cost little and steady the median. */
+const PAIRS_PER_RUN = 3;
+
+export const startup = {
+  name: 'startup',
+  title: 'start-up against `node -e 0`',
+  async run({ runs, log }) {
+    const project = copyFixture('minitest-mixed');
+    const node = bareNode(project);
+    const version = runTests(['--version'], { cwd: project, label: 'run-tests --version', expectOutput: /^\d+\.\d+\.\d+/ });
+    // Run inside the project as well: `detect --cwd` is read by the top-level --cwd today.
+    const detect = runTests(['detect', '--cwd', project], {
+      cwd: project,
+      label: 'run-tests detect',
+      shown: 'node bin/run-tests.js detect --cwd <copy of minitest-mixed>',
+      expectOutput: /^runner: +minitest$/m,
+    });
+    const figures = [];
+    for (const [title, subject] of [['start-up: --version', version], ['start-up: detect (minitest)', detect]]) {
+      log(`${title}`);
+      const comparison = await compareTimes(subject, node, { runs: runs * PAIRS_PER_RUN, log });
+      figures.push(timeFigure({ benchmark: 'startup', title, a: subject, b: node, comparison, maxRatio: MAX_RATIO }));
+    }
+    return figures;
+  },
+};

@@ -1,0 +1,23 @@
+import { execFileSync } from 'node:child_process';
+import os from 'node:os';
+
+const firstLine = (argv) => {
+  try {
+    return execFileSync(argv[0], argv.slice(1), { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).split('\n')[0].trim();
+  } catch {
+    return 'not found';
+  }
+};
+
+/** What the figures were measured on: absolute times only mean something next to this. */
+export function describeMachine() {
+  const cpus = os.cpus();
+  return {
+    cores: `${cpus.length} × ${cpus[0]?.model.trim() ?? 'unknown CPU'}`,
+    memory: `${(os.totalmem() / 1024 ** 3).toFixed(1)} GiB`,
+    os: `${os.type()} ${os.release()} (${os.arch()})`,
+    node: process.version,
+    ruby: firstLine(['ruby', '--version']),
+    bundler: firstLine(['bundle', '--version']),
+  };
+}

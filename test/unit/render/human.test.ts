@@ -1,0 +1,73 @@
+import { describe, expect, it } from '@jest/globals';
+import { Chalk } from 'chalk';
+import { SCHEMA_VERSION, type RunReport } from '../../../src/core/report.js';
+import { chalkFor } from '../../../src/render/colors.js';
+import { renderHuman, summaryLine } from '../../../src/render/human.js';
+
+const plain = new Chalk({ level: 0 });
+
+const report: RunReport = {
+  schema_version: SCHEMA_VERSION,
+  source: 'run',
+  status: 'failed',
+  exit_code: 1,
+  framework: 'minitest',
+  reason: 'Gemfile found',
+  command: 'bundle exec rake test',
+  project_root: '<root>',
+  exit_status: 1,
+  signal: null,
+  timed_out: false,
+  duration_ms: 1234,
+  summary: { run: 4, passed: 2, failures: 1, errors: 1, skips: 0 },
+  failed_tests: [
+    { test_name: 'A#test_x', file: 'test/a_test.rb', line: 9, status: 'failed', message: 'Expected: 1\n  Actual: 2', id: 'A#test_x' },
+    { test_name: 'load error', file: null, line: null, status: 'error', message: 'LoadError: boom', id: 'load error' },
+  ],
+  rerun: null,
+  artifact: '<root>/.run-tests/last-test.log',
+  failures_file: '<root>/.run-tests/last-failures.json',
+  next: 'run-tests --failed-only',
+  warnings: ['something to know'],
+  error: null,
+  projects: [],
+};
+
+describe('renderHuman', () => {
+  it('shows the header, failures first, the summary line, the log and the next step', () => {
+    expect(renderHuman(report, plain)).toBe([
+      'run-tests · minitest · <root>',
+      '$ bundle exec rake test',
+      '',
+      'Failures (2):',
+      '',
+      '  1) test/a_test.rb:9 failed',
+      '     A#test_x',
+      '     Expected: 1',
+      '       Actual: 2',
+      '',
+      '  2) (unknown location) error',
+      '     load error',
+      '     LoadError: boom',
+      '',
+      'warning: something to know',
+      '',
+      'FAILED  2 passed, 1 failed, 1 errors, 0 skipped in 1.23s',
+      'log: <root>/.run-tests/last-test.log',
+      'next: run-tests --failed-only',
+      '',
+    ].join('\n'));
+  });
+
+  it('shows unknown counts as ?, never 0', () => {
+    expect(summaryLine({ run: null, passed: null, failures: null, errors: null, skips: null })).toBe('? passed, ? failed, ? errors, ? skipped');
+  });
+
+  it('colours only when allowed', () => {
+    expect(renderHuman(report, new Chalk({ level: 1 }))).toContain('\u001b[');
+    expect(chalkFor({ NO_COLOR: '1' }).level).toBe(0);
+    // FORCE_COLOR wins over NO_COLOR: chalk's own detection (which reads FORCE_COLOR) decides.
+    expect(chalkFor({ NO_COLOR: '1', FORCE_COLOR: '1' }).level).toBe(new Chalk().level);
+    expect(chalkFor({ NO_COLOR: '' }).level).toBe(new Chalk().level);
+  });
+});
