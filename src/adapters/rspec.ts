@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { rubyEnv, RUBY_INSTALL_HINT, usesBundler } from './ruby.js';
+import type { FailedTestRecord } from '../core/types.js';
 import type { Adapter, Invocation, PlanRequest } from './types.js';
 
 const LISTS_RSPEC = /^\s{4}rspec-(?:core|rails) /m;
@@ -21,9 +22,7 @@ export const rspec: Adapter = {
     const json = request.artifacts.file('rspec.json');
     const stream = request.artifacts.file('rspec-events.jsonl');
     const formatter = path.join(request.reportersDir, 'rspec', 'run_tests_formatter.rb');
-    const selection = request.rerun
-      ? request.rerun.map((t) => t.id)
-      : [...request.files, ...nameArgs(request)];
+    const selection = request.rerun ? rerunSelectors(request.rerun) : [...request.files, ...nameArgs(request)];
     return {
       argv: [
         ...(usesBundler(request) ? ['bundle', 'exec', 'rspec'] : ['rspec']),
@@ -41,6 +40,13 @@ export const rspec: Adapter = {
     };
   },
 };
+
+/** Example ids are exact even where several examples share a line; an error outside
+ * examples reruns its file. One tied to no file at all (a suite hook) can only be
+ * reproduced by the whole suite, and the rerun check then reports it as not run. */
+function rerunSelectors(rerun: readonly FailedTestRecord[]): string[] {
+  return [...new Set(rerun.flatMap((t) => (t.id !== '' ? [t.id] : t.file !== null ? [t.file] : [])))];
+}
 
 function nameArgs({ name }: PlanRequest): string[] {
   if (!name) return [];

@@ -1,15 +1,5 @@
+import { boundMessage } from '../parsers/fields.js';
 import type { FailedTest, FailedTestRecord, TestResult } from './types.js';
-
-export const MESSAGE_LIMIT = 2048;
-
-/** Cuts text to at most `limit` UTF-8 bytes without splitting a character. */
-export function boundMessage(text: string, limit = MESSAGE_LIMIT): string {
-  const bytes = Buffer.from(text, 'utf8');
-  if (bytes.length <= limit) return text;
-  let end = limit;
-  while (end > 0 && ((bytes[end] ?? 0) & 0xc0) === 0x80) end -= 1;
-  return bytes.subarray(0, end).toString('utf8');
-}
 
 export const isFailure = (test: TestResult): test is FailedTest => test.status === 'failed' || test.status === 'error';
 

@@ -2,9 +2,7 @@
  * and its boot file). One line per finished test, plus `start`, `end` and `crash`
  * lines; see reporters/minitest/run_tests/minitest_reporter.rb for the writer. */
 import type { ParseContext, ParsedReport, Parser, TestResult, TestStatus } from '../core/types.js';
-
-/** Same bound as the Ruby side, in UTF-8 bytes. */
-export const MESSAGE_LIMIT_BYTES = 2048;
+import { boundMessage, int, relativeFile, str } from './fields.js';
 
 type Json = Record<string, unknown>;
 
@@ -87,7 +85,7 @@ function testResult(r: Json, ctx: ParseContext): TestResult | string {
   if (status === null || !STATUSES.has(status)) return `test line with unknown status ${JSON.stringify(r['status'])}`;
   const id = `${klass}#${name}`;
   const absFile = str(r['file']);
-  const file = absFile === null ? null : relativeTo(ctx.root, absFile);
+  const file = absFile === null ? null : relativeFile(absFile, ctx.root);
   const defLine = int(r['line']);
   const time = typeof r['time'] === 'number' ? r['time'] : null;
   const base = {
@@ -103,7 +101,7 @@ function testResult(r: Json, ctx: ParseContext): TestResult | string {
     return { ...base, line: failLine ?? defLine, status, message: failureMessage(shown, message) };
   }
   if (status === 'skipped') {
-    return message === null ? { ...base, status } : { ...base, status, message: boundUtf8(message, MESSAGE_LIMIT_BYTES) };
+    return message === null ? { ...base, status } : { ...base, status, message: boundMessage(message) };
   }
   return { ...base, status: 'passed' };
 }
@@ -111,7 +109,7 @@ function testResult(r: Json, ctx: ParseContext): TestResult | string {
 /** A process that died before Minitest reported (e.g. a test file raising at load). */
 function crashResult(r: Json, ctx: ParseContext): TestResult {
   const absFile = str(r['file']);
-  const file = absFile === null ? null : relativeTo(ctx.root, absFile);
+  const file = absFile === null ? null : relativeFile(absFile, ctx.root);
   return {
     id: file ?? 'load error',
     name: file === null ? 'load error' : `load error: ${file}`,
@@ -125,24 +123,7 @@ function crashResult(r: Json, ctx: ParseContext): TestResult {
 function failureMessage(exception: string | null, message: string | null): string {
   const text = message === null || message === '' ? null : message;
   const full = exception !== null && text !== null ? `${exception}: ${text}` : exception ?? text ?? 'failed without a message';
-  return boundUtf8(full, MESSAGE_LIMIT_BYTES);
-}
-
-/** Files under root become root-relative; others stay as given. */
-function relativeTo(root: string, file: string): string {
-  const base = root.replace(/[\\/]+$/, '');
-  const normal = file.replace(/\\/g, '/');
-  const prefix = `${base.replace(/\\/g, '/')}/`;
-  return normal.startsWith(prefix) ? normal.slice(prefix.length) : normal;
-}
-
-/** Cuts to at most `max` UTF-8 bytes without splitting a character. */
-export function boundUtf8(text: string, max: number): string {
-  const bytes = Buffer.from(text, 'utf8');
-  if (bytes.length <= max) return text;
-  let end = max;
-  while (end > 0 && ((bytes[end] ?? 0) & 0xc0) === 0x80) end -= 1;
-  return bytes.subarray(0, end).toString('utf8');
+  return boundMessage(full);
 }
 
 /** Finished tests in a chunk of the report, for a live counter only (a line split
@@ -158,14 +139,6 @@ function parseJsonObject(line: string): Json | undefined {
   } catch {
     return undefined;
   }
-}
-
-function str(value: unknown): string | null {
-  return typeof value === 'string' ? value : null;
-}
-
-function int(value: unknown): number | null {
-  return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : null;
 }
 
 function preview(line: string): string {

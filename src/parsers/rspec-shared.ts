@@ -1,6 +1,7 @@
 /** Mapping shared by the rspec JSON and stream parsers: both carry rspec's own
  * example and message shapes (reporters/rspec/run_tests_formatter.rb mirrors them). */
 import type { FailedTest, TestResult } from '../core/types.js';
+import { boundMessage, int, relativeFile, str } from './fields.js';
 
 export interface RspecException {
   readonly class?: unknown;
@@ -28,34 +29,10 @@ const EXPECTATION_FAILURES: ReadonlySet<string> = new Set([
   'RSpec::Core::Pending::PendingExampleFixedError',
 ]);
 
-export const MAX_MESSAGE_BYTES = 2048;
 export const UNFINISHED_MESSAGE = 'did not finish: the run was stopped (timeout or signal) while this example ran';
 
 /** rspec gives an example that was running when the run stopped an empty status. */
 export const isFinished = (ex: RspecExample): boolean => typeof ex.status === 'string' && ex.status !== '';
-const ELLIPSIS = '…';
-
-/** Cuts to at most `max` UTF-8 bytes without splitting a character, marking the cut. */
-export function boundMessage(text: string, max = MAX_MESSAGE_BYTES): string {
-  const bytes = Buffer.from(text, 'utf8');
-  if (bytes.length <= max) return text;
-  let end = max - Buffer.byteLength(ELLIPSIS);
-  while (end > 0 && ((bytes[end] ?? 0) & 0xc0) === 0x80) end--;
-  return bytes.subarray(0, end).toString('utf8') + ELLIPSIS;
-}
-
-/** Project-relative, `/`-separated, without a leading `./`; absolute paths outside root stay absolute. */
-export function relativeFile(path: string, root: string): string {
-  const p = path.replace(/\\/g, '/');
-  const r = root.replace(/\\/g, '/').replace(/\/+$/, '');
-  if (r !== '' && p.startsWith(`${r}/`)) return p.slice(r.length + 1);
-  return p.replace(/^(\.\/)+/, '');
-}
-
-/** The rerun selector rspec accepts for a whole file (same `./` form as example ids). */
-function fileSelector(file: string): string {
-  return file.startsWith('/') ? file : `./${file}`;
-}
 
 interface Frame { readonly file: string; readonly line: number }
 
@@ -67,8 +44,6 @@ export function parseFrame(text: string, root: string): Frame | null {
   return { file: relativeFile(m[1], root), line: Number(m[2]) };
 }
 
-const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
-const int = (v: unknown): number | null => (typeof v === 'number' && Number.isInteger(v) && v > 0 ? v : null);
 
 function failureLine(backtrace: unknown, file: string | null, root: string): number | null {
   if (!Array.isArray(backtrace) || file === null) return null;
@@ -79,10 +54,12 @@ function failureLine(backtrace: unknown, file: string | null, root: string): num
   return null;
 }
 
-function exceptionMessage(exception: RspecException): string {
+/** An expectation failure's class adds nothing; an unexpected exception's class is the news. */
+function exceptionMessage(exception: RspecException, status: 'failed' | 'error'): string {
   const cls = str(exception.class) ?? 'unknown exception';
   const msg = (str(exception.message) ?? '').trim();
-  return boundMessage(msg === '' ? cls : `${cls}: ${msg}`);
+  if (msg === '') return cls;
+  return boundMessage(status === 'failed' ? msg : `${cls}: ${msg}`);
 }
 
 /** One rspec example as a TestResult; `warnings` collects what did not fit. */
@@ -111,12 +88,12 @@ export function mapExample(ex: RspecExample, root: string, warnings: string[]): 
     case 'failed': {
       const exception = ex.exception ?? null;
       if (exception === null) return { ...base, status: 'error', message: 'rspec reported a failure without an exception' };
-      const cls = str(exception.class) ?? '';
+      const status = EXPECTATION_FAILURES.has(str(exception.class) ?? '') ? 'failed' : 'error';
       return {
         ...base,
-        status: EXPECTATION_FAILURES.has(cls) ? 'failed' : 'error',
+        status,
         line: failureLine(exception.backtrace, file, root) ?? base.line,
-        message: exceptionMessage(exception),
+        message: exceptionMessage(exception, status),
       };
     }
     case '':
@@ -149,7 +126,9 @@ function mapOutsideError(text: string, root: string): FailedTest {
   const line = file === null ? null
     : (frames.find((f) => f.file === file)?.line ?? lineMentioned(trimmed, file, root));
   return {
-    id: file === null ? '' : fileSelector(file),
+    // A file-level entry's id is its file: rspec reruns the file, and run-tests knows the
+    // entry is covered once any example of that file has run.
+    id: file ?? '',
     name: loading !== undefined && file !== null ? `load error: ${file}` : headline,
     file,
     line,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { boundMessage, nextFailures, notRun } from '../../../src/core/failures.js';
+import { nextFailures, notRun } from '../../../src/core/failures.js';
 import type { FailedTestRecord, TestResult } from '../../../src/core/types.js';
 
 const record = (id: string, file: string | null = 'test/a_test.rb'): FailedTestRecord =>
@@ -23,16 +23,5 @@ describe('nextFailures', () => {
     const loadError = record('spec/broken_spec.rb', 'spec/broken_spec.rb');
     expect(nextFailures([loadError], [result('x', 'passed', 'spec/broken_spec.rb')], false)).toEqual([]);
     expect(notRun([loadError], [result('x', 'passed', 'spec/other_spec.rb')])).toEqual([loadError]);
-  });
-});
-
-describe('boundMessage', () => {
-  it('cuts at 2 KiB without splitting a UTF-8 character', () => {
-    const text = 'é'.repeat(2000);
-    const bounded = boundMessage(text);
-    expect(Buffer.byteLength(bounded)).toBe(2048);
-    expect(bounded).toBe('é'.repeat(1024));
-    expect(boundMessage('short')).toBe('short');
-    expect(Buffer.byteLength(boundMessage(`a${'é'.repeat(2000)}`))).toBe(2047);
   });
 });

@@ -2,7 +2,6 @@ import { describe, it, expect } from '@jest/globals';
 import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseRspecJson } from '../../../src/parsers/rspec-json.js';
-import { boundMessage } from '../../../src/parsers/rspec-shared.js';
 
 const outputs = fileURLToPath(new URL('../../fixtures/outputs/rspec/', import.meta.url));
 const ctx = { root: '<root>' };
@@ -68,7 +67,6 @@ describe('parseRspecJson examples', () => {
     expect(Buffer.byteLength(message)).toBeLessThanOrEqual(2048);
     expect(message.startsWith('E: éé')).toBe(true);
     expect(message.endsWith('é…')).toBe(true);
-    expect(boundMessage('short')).toBe('short');
   });
 
   it('counts an unknown status as an error with a warning', () => {
@@ -89,21 +87,21 @@ describe('parseRspecJson errors outside examples', () => {
   it('attributes a load error raised in a required file to the spec file being loaded', () => {
     const msg = "\nAn error occurred while loading ./spec/req_spec.rb.\nFailure/Error: Foo::Bar\n\nNameError:\n  uninitialized constant Foo\n\n  Foo::Bar\n  ^^^\n# ./lib/foo.rb:4:in `<top (required)>'\n# ./spec/req_spec.rb:1:in `require_relative'\n# ./spec/req_spec.rb:1:in `<top (required)>'\n";
     expect(parseRspecJson(withErrors([msg], 1), ctx).tests).toEqual([{
-      id: './spec/req_spec.rb', name: 'load error: spec/req_spec.rb', file: 'spec/req_spec.rb', line: 1, status: 'error', message: msg.trim(),
+      id: 'spec/req_spec.rb', name: 'load error: spec/req_spec.rb', file: 'spec/req_spec.rb', line: 1, status: 'error', message: msg.trim(),
     }]);
   });
 
   it('finds a syntax error line in the message when no frame names the file', () => {
     const msg = '\nAn error occurred while loading ./spec/syntax_spec.rb.\nFailure/Error: __send__(method, file)\n\nSyntaxError:\n  <root>/spec/syntax_spec.rb:2: syntax error, unexpected end-of-input\n# /usr/share/rubygems-integration/all/gems/rspec-core-3.12.0/lib/rspec/core/configuration.rb:2117:in `load\'\n';
     expect(parseRspecJson(withErrors([msg, 'No examples found.'], 1), ctx).tests).toMatchObject([
-      { id: './spec/syntax_spec.rb', file: 'spec/syntax_spec.rb', line: 2, status: 'error' },
+      { id: 'spec/syntax_spec.rb', file: 'spec/syntax_spec.rb', line: 2, status: 'error' },
     ]);
   });
 
   it('attributes a suite hook error to its first project frame', () => {
     const msg = "\nAn error occurred in a `before(:suite)` hook.\nFailure/Error: raise \"suite boom\"\n\nRuntimeError:\n  suite boom\n# ./spec/hook_spec.rb:1:in `block (2 levels) in <top (required)>'\n";
     expect(parseRspecJson(withErrors([msg], 1), ctx).tests).toMatchObject([{
-      id: './spec/hook_spec.rb', name: 'An error occurred in a `before(:suite)` hook.', file: 'spec/hook_spec.rb', line: 1, status: 'error',
+      id: 'spec/hook_spec.rb', name: 'An error occurred in a `before(:suite)` hook.', file: 'spec/hook_spec.rb', line: 1, status: 'error',
     }]);
   });
 

@@ -1,0 +1,28 @@
+/** Small helpers every parser shares: reading untyped JSON fields, bounding messages,
+ * and making runner paths project-relative. */
+
+export const MESSAGE_LIMIT_BYTES = 2048;
+const ELLIPSIS = '…';
+
+/** Cuts to at most `max` UTF-8 bytes without splitting a character, marking the cut. */
+export function boundMessage(text: string, max = MESSAGE_LIMIT_BYTES): string {
+  const bytes = Buffer.from(text, 'utf8');
+  if (bytes.length <= max) return text;
+  let end = max - Buffer.byteLength(ELLIPSIS);
+  while (end > 0 && ((bytes[end] ?? 0) & 0xc0) === 0x80) end -= 1;
+  return bytes.subarray(0, end).toString('utf8') + ELLIPSIS;
+}
+
+/** Project-relative, `/`-separated, without a leading `./`; paths outside root stay absolute. */
+export function relativeFile(file: string, root: string): string {
+  const p = file.replace(/\\/g, '/');
+  const r = root.replace(/\\/g, '/').replace(/\/+$/, '');
+  if (r !== '' && p.startsWith(`${r}/`)) return p.slice(r.length + 1);
+  return p.replace(/^(\.\/)+/, '');
+}
+
+export const str = (value: unknown): string | null => (typeof value === 'string' ? value : null);
+
+/** A 1-based line number, or null. */
+export const int = (value: unknown): number | null =>
+  (typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : null);
