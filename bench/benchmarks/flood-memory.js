@@ -43,7 +43,8 @@ export const floodMemory = {
     const small = floodRun(SMALL_MB);
     log(`flood: ${LARGE_MB} MB against ${SMALL_MB} MB`);
     const describe = (s) => `node ${s.self.toFixed(0)} MiB, largest ${s.largest.toFixed(0)} MiB, tree ${s.treeSum.toFixed(0)} MiB`;
-    const samples = await alternate(large, small, { runs, measure: peakRss, describe, log });
+    const [largeSamples, smallSamples] = await alternate([large, small], { runs, measure: peakRss, describe, log });
+    const samples = { a: largeSamples, b: smallSamples };
     const selfLarge = summarise(samples.a.map((s) => s.self), samples.b.map((s) => s.self));
     return [
       figure({

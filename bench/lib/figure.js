@@ -8,7 +8,8 @@ export function figure({ benchmark, title, a, b = null, result, target = null, n
   return { benchmark, title, a, b, result, target, pass, note };
 }
 
-/** A figure from a time comparison (`compareTimes`): medians in ms, median ratio A/B. */
+/** A figure from a time comparison (`summarise`): medians in ms, median ratio A/B; with
+ * `maxRatio` null it is reported for information only. */
 export function timeFigure({ benchmark, title, a, b, comparison, maxRatio }) {
   return figure({
     benchmark,
@@ -16,7 +17,7 @@ export function timeFigure({ benchmark, title, a, b, comparison, maxRatio }) {
     a: { label: a.label, shown: a.shown, cwd: a.cwd, median: comparison.a.median, unit: 'ms' },
     b: { label: b.label, shown: b.shown, cwd: b.cwd, median: comparison.b.median, unit: 'ms' },
     result: { value: comparison.ratio, unit: '×' },
-    target: { max: maxRatio, unit: '×' },
+    target: maxRatio === null ? null : { max: maxRatio, unit: '×' },
   });
 }
 

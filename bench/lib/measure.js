@@ -2,23 +2,25 @@ import { runOnce, verify } from './command.js';
 import { median } from './stats.js';
 
 /**
- * Measures A and B `runs` times each, after one warm-up run each, alternating which
- * goes first in each pair so that drift on a noisy machine hits both sides alike.
- * `measure(cmd)` resolves with one sample; returns the samples per side, pair by pair.
+ * Measures each command `runs` times, after one warm-up run each. Every round runs all
+ * of them, starting one further along each time (for two: AB, BA, AB, …), so drift on a
+ * noisy machine hits every side alike. `measure(cmd)` resolves with one sample; returns
+ * one list of samples per command, in round order.
  */
-export async function alternate(a, b, { runs, measure, describe = String, log = () => {} }) {
-  await measure(a);
-  await measure(b);
-  const samples = { a: [], b: [] };
-  for (let i = 0; i < runs; i += 1) {
-    const order = i % 2 === 0 ? ['a', 'b'] : ['b', 'a'];
-    for (const side of order) samples[side].push(await measure(side === 'a' ? a : b));
-    log(`  ${i + 1}/${runs}: ${describe(samples.a[i])} vs ${describe(samples.b[i])}`);
+export async function alternate(cmds, { runs, measure, describe = String, log = () => {} }) {
+  for (const cmd of cmds) await measure(cmd);
+  const samples = cmds.map(() => []);
+  for (let round = 0; round < runs; round += 1) {
+    for (let k = 0; k < cmds.length; k += 1) {
+      const i = (round + k) % cmds.length;
+      samples[i].push(await measure(cmds[i]));
+    }
+    log(`  ${round + 1}/${runs}: ${samples.map((s) => describe(s[round])).join(' vs ')}`);
   }
   return samples;
 }
 
-/** Median of A, median of B and the median of the per-pair ratios A/B (steadier than
+/** Median of A, median of B and the median of the per-round ratios A/B (steadier than
  * the ratio of the medians when the machine's speed drifts during the runs). */
 export function summarise(aValues, bValues) {
   const ratios = aValues.map((value, i) => value / bValues[i]);
@@ -27,8 +29,13 @@ export function summarise(aValues, bValues) {
 
 const wallTime = async (cmd) => verify(cmd, await runOnce(cmd)).ms;
 
-/** Wall times of A against B, in ms. */
+/** Wall times in ms of several commands, alternated; one list per command. */
+export function wallTimes(cmds, { runs, log }) {
+  return alternate(cmds, { runs, measure: wallTime, describe: (ms) => `${ms.toFixed(0)} ms`, log });
+}
+
+/** Wall times of A against B. */
 export async function compareTimes(a, b, { runs, log }) {
-  const samples = await alternate(a, b, { runs, measure: wallTime, describe: (ms) => `${ms.toFixed(0)} ms`, log });
-  return summarise(samples.a, samples.b);
+  const [aTimes, bTimes] = await wallTimes([a, b], { runs, log });
+  return summarise(aTimes, bTimes);
 }

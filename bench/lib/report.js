@@ -17,7 +17,8 @@ export function renderTable(figures) {
   const widths = HEADER.map((_, i) => Math.max(...all.map((row) => row[i].length)));
   const line = (row) => row.map((text, i) => (i === 0 ? text.padEnd(widths[i]) : text.padStart(widths[i]))).join('  ');
   const legend = figures.map((f) => `  ${f.title}\n    A: ${f.a.shown}${f.b ? `\n    B: ${f.b.shown}` : ''}`);
-  return [line(all[0]), ...all.slice(1).map(line), '', 'Commands:', ...legend].join('\n');
+  const notes = figures.filter((f) => f.note).map((f) => `  ${f.title}: ${f.note}`);
+  return [line(all[0]), ...all.slice(1).map(line), '', 'Commands:', ...legend, ...(notes.length ? ['', 'Notes:', ...notes] : [])].join('\n');
 }
 
 const md = (text) => text.replace(/\|/g, '\\|');
@@ -48,6 +49,8 @@ export function renderMarkdown({ machine, date, runs, selected, figures, errors 
     '| --- | --- | --- |',
     ...figures.map((f) => `| ${md(f.title)} | \`${md(f.a.shown)}\` | ${f.b ? `\`${md(f.b.shown)}\`` : '—'} |`),
   ];
+  const notes = figures.filter((f) => f.note);
+  if (notes.length > 0) lines.push('', '## Notes', '', ...notes.map((f) => `- ${md(f.title)}: ${md(f.note)}`));
   if (errors.length > 0) {
     lines.push('', '## Benchmarks that could not run', '', ...errors.map((e) => `- ${e.benchmark}: ${md(e.message.split('\n')[0])}`));
   }

@@ -82,6 +82,23 @@ suite('minitest through bundle exec rake test', () => {
     expect(report.failed_tests[0]?.message).toMatch(/^NameError: uninitialized constant/);
   });
 
+  it('never passes when the report is clean but the runner exits non-zero, and quotes the log', async () => {
+    const dir = await copyFixture('minitest-mixed');
+    await fs.appendFile(path.join(dir, 'Rakefile'), '\nRake::Task[:test].enhance { warn "teardown went wrong"; exit 7 }\n');
+    const { exitCode, report } = await runJson(['--cwd', dir, 'test/text_test.rb']);
+    expect([exitCode, report.status, report.exit_status, report.summary.passed]).toEqual([3, 'error', 7, 2]);
+    expect(report.warnings).toHaveLength(1);
+    expect(report.warnings[0]).toMatch(/^the report shows no failures but the runner exited 7; last lines of .*last-test\.log:\n/);
+    expect(report.warnings[0]).toContain('teardown went wrong');
+  });
+
+  it('passes the live output through to stderr with --stream, keeping stdout for the report', async () => {
+    const dir = await copyFixture('minitest-mixed');
+    const { report, stderr } = await runJson(['--cwd', dir, 'test/text_test.rb', '--stream']);
+    expect(report.status).toBe('passed');
+    expect(stderr).toMatch(/2 runs, 2 assertions, 0 failures, 0 errors, 0 skips/);
+  });
+
   it('runs rake test without a Gemfile', async () => {
     const dir = await copyFixture('minitest-plain');
     const { exitCode, report } = await runJson(['--cwd', dir]);

@@ -1,0 +1,29 @@
+import { describe, expect, it } from '@jest/globals';
+import { execFile } from 'node:child_process';
+import fs from 'fs-extra';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { REPO } from './helpers.js';
+
+const run = promisify(execFile);
+
+describe('the npm package', () => {
+  it('ships the built CLI, the reporters and the schema, and installs globally', async () => {
+    const work = await fs.mkdtemp(path.join(os.tmpdir(), 'run-tests-pack-'));
+    // --ignore-scripts: dist/ is built already, and rebuilding it would race the other e2e tests.
+    const { stdout } = await run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work], { cwd: REPO });
+    const [{ filename, files }] = JSON.parse(stdout) as [{ filename: string; files: { path: string }[] }];
+    const paths = files.map((f) => f.path);
+    for (const required of ['bin/run-tests.js', 'dist/cli/main.js', 'reporters/minitest/minitest/run_tests_plugin.rb',
+      'reporters/minitest/run_tests/minitest_boot.rb', 'reporters/rspec/run_tests_formatter.rb', 'schema/report.schema.json', 'README.md']) {
+      expect(paths).toContain(required);
+    }
+    expect(paths.filter((p) => p.startsWith('test/') || p.startsWith('src/'))).toEqual([]);
+    const prefix = path.join(work, 'prefix');
+    await run('npm', ['install', '--global', '--prefer-offline', '--no-audit', '--no-fund', '--prefix', prefix, path.join(work, filename)], { cwd: work });
+    const { version } = await fs.readJson(path.join(REPO, 'package.json'));
+    const installed = await run(path.join(prefix, 'bin/run-tests'), ['--version'], { cwd: work });
+    expect(installed.stdout).toBe(`${version}\n`);
+  });
+});
