@@ -13,7 +13,15 @@ export function parseName(value: string | undefined): NameFilter | null {
   if (Buffer.byteLength(value) > NAME_LIMIT_BYTES) throw usageError(`--name is longer than ${NAME_LIMIT_BYTES} bytes`);
   if (value === '') throw usageError('--name must not be empty');
   const regex = value.length > 2 && value.startsWith('/') && value.endsWith('/');
-  return regex ? { text: value.slice(1, -1), regex: true } : { text: value, regex: false };
+  if (!regex) return { text: value, regex: false };
+  const text = value.slice(1, -1);
+  // Runners' dialects differ in details; an unbalanced group or class is wrong in all of them.
+  try {
+    new RegExp(text);
+  } catch (error) {
+    throw usageError(`--name ${value} is not a valid regular expression: ${(error as Error).message}`);
+  }
+  return { text, regex: true };
 }
 
 export function parseSeconds(option: string, value: string, { allowZero }: { allowZero: boolean }): number {

@@ -182,6 +182,7 @@ suite('bad input exits 2 and runs nothing', () => {
   const cases: [string, string[], RegExp][] = [
     ['a control character in --name', ['--name', 'a\u0001b'], /--name must not contain control characters/],
     ['a --name over 200 bytes', ['--name', 'x'.repeat(201)], /--name is longer than 200 bytes/],
+    ['an invalid /regex/ --name', ['--name', '/test_(a/'], /--name \/test_\(a\/ is not a valid regular expression/],
     ['a missing file', ['test/nope_test.rb'], /file "test\/nope_test.rb" does not exist/],
     ['a file outside the root', ['/etc/hostname'], /file "\/etc\/hostname" lies outside/],
     ['a zero timeout', ['--timeout', '0'], /--timeout must be a positive number of seconds, got "0"/],

@@ -16,6 +16,7 @@ describe('parseName', () => {
     expect(() => parseName('a\nb')).toThrow('--name must not contain control characters');
     expect(() => parseName('a\u0000')).toThrow('control characters');
     expect(() => parseName('')).toThrow('--name must not be empty');
+    expect(() => parseName('/a(b/')).toThrow(/^--name \/a\(b\/ is not a valid regular expression: /);
     expect(parseName('é'.repeat(100))?.text).toHaveLength(100);
     expect(() => parseName('é'.repeat(101))).toThrow('--name is longer than 200 bytes');
   });
