@@ -1,5 +1,5 @@
 // The benchmark suite: `npm run bench` (all), `node bench/run.js <name>...` (some),
-// `--check` to exit 1 on a missed target, BENCH_RUNS=<n> pairs per comparison.
+// `--check` to exit 1 on a missed target, BENCH_RUNS=<n> rounds per comparison.
 import fs from 'node:fs';
 import { benchmarks } from './benchmarks/index.js';
 import { resultsPath, removeTempDirs } from './lib/fixtures.js';
@@ -51,5 +51,6 @@ const machine = describeMachine();
 fs.writeFileSync(resultsPath, renderMarkdown({ machine, date, runs, selected: selected.map((b) => b.name), figures, errors }));
 process.stdout.write(`\nwritten: bench/RESULTS.md\n`);
 const missed = figures.filter((f) => f.pass === false);
+if (missed.length > 0) process.stderr.write(`bench: ${missed.length} figure(s) missed their target${check ? '' : ' (exit 0 without --check)'}\n`);
 if (errors.length > 0) process.exitCode = 1; // a benchmark that cannot run is a broken benchmark
 else if (check && missed.length > 0) process.exitCode = 1;

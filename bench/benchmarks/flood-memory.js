@@ -3,10 +3,11 @@ import { figure } from '../lib/figure.js';
 import { floodProject } from '../lib/fixtures.js';
 import { alternate, summarise } from '../lib/measure.js';
 import { peakRss } from '../lib/rss.js';
+import { median } from '../lib/stats.js';
 
 const SMALL_MB = 30;
 const LARGE_MB = 300;
-const MAX_SELF_MB = 200;
+const MAX_SELF_MIB = 200;
 /** Ten times the output may cost a little more memory, never in proportion. */
 const MAX_GROWTH = 1.25;
 
@@ -20,18 +21,20 @@ function floodRun(megabytes) {
   });
 }
 
-const side = (cmd, median) => ({ label: cmd.label, shown: cmd.shown, median, unit: 'MiB' });
+const side = (cmd, value) => ({ label: cmd.label, shown: cmd.shown, median: value, unit: 'MiB' });
 
-/** A figure comparing one RSS measure of the large flood against the small one. */
-function growthFigure(title, key, large, small, samples, maxRatio = null) {
-  const summary = summarise(samples.a.map((s) => s[key]), samples.b.map((s) => s[key]));
+/** One RSS measure (`key` of `peakRss`) of the large flood against the small one. */
+function growthFigure(title, key, runs, maxRatio = null) {
+  const { large, small } = runs;
+  const summary = summarise(large.samples.map((s) => s[key]), small.samples.map((s) => s[key]));
   return figure({
     benchmark: 'flood',
     title,
-    a: side(large, summary.a.median),
-    b: side(small, summary.b.median),
+    a: side(large.cmd, summary.a.median),
+    b: side(small.cmd, summary.b.median),
     result: { value: summary.ratio, unit: '×' },
     target: maxRatio === null ? null : { max: maxRatio, unit: '×' },
+    runs: summary.runs,
   });
 }
 
@@ -44,19 +47,20 @@ export const floodMemory = {
     log(`flood: ${LARGE_MB} MB against ${SMALL_MB} MB`);
     const describe = (s) => `node ${s.self.toFixed(0)} MiB, largest ${s.largest.toFixed(0)} MiB, tree ${s.treeSum.toFixed(0)} MiB`;
     const [largeSamples, smallSamples] = await alternate([large, small], { runs, measure: peakRss, describe, log });
-    const samples = { a: largeSamples, b: smallSamples };
-    const selfLarge = summarise(samples.a.map((s) => s.self), samples.b.map((s) => s.self));
+    const measured = { large: { cmd: large, samples: largeSamples }, small: { cmd: small, samples: smallSamples } };
+    const selfPeak = median(largeSamples.map((s) => s.self));
     return [
       figure({
         benchmark: 'flood',
         title: `node peak RSS, ${LARGE_MB} MB flood`,
-        a: side(large, selfLarge.a.median),
-        result: { value: selfLarge.a.median, unit: 'MiB' },
-        target: { max: MAX_SELF_MB, unit: 'MiB' },
+        a: side(large, selfPeak),
+        result: { value: selfPeak, unit: 'MiB' },
+        target: { max: MAX_SELF_MIB, unit: 'MiB' },
+        runs: largeSamples.length,
       }),
-      growthFigure(`node peak RSS growth, ${SMALL_MB} → ${LARGE_MB} MB`, 'self', large, small, samples, MAX_GROWTH),
-      growthFigure('largest process in tree (time -v)', 'largest', large, small, samples),
-      growthFigure('whole tree, summed (sampled /proc)', 'treeSum', large, small, samples),
+      growthFigure(`node peak RSS growth, ${SMALL_MB} → ${LARGE_MB} MB`, 'self', measured, MAX_GROWTH),
+      growthFigure('largest process in tree (time -v)', 'largest', measured),
+      growthFigure('whole tree, summed (sampled /proc)', 'treeSum', measured),
     ];
   },
 };

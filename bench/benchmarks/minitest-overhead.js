@@ -38,8 +38,8 @@ async function measureSuite(suite, { runs, log }) {
   const figure = (title, x, y, xs, ys, maxRatio) => timeFigure({ benchmark: 'minitest', title, a: x, b: y, comparison: summarise(xs, ys), maxRatio });
   return [
     figure(`minitest overhead: ${suite.title}`, ours, theirs, a, b, MAX_RATIO),
-    figure(`  of which Ruby side (reporter): ${suite.title}`, planned, theirs, c, b, null),
-    figure(`  of which node side: ${suite.title}`, ours, planned, a, c, null),
+    figure(`${suite.title}, Ruby side (reporter)`, planned, theirs, c, b, null),
+    figure(`${suite.title}, node side`, ours, planned, a, c, null),
   ];
 }
 

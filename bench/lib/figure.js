@@ -1,11 +1,12 @@
 /**
  * One reported figure: what was compared, its medians, the result and its target.
  * `a`/`b` are `{ label, shown, median, unit }` (b may be null); `target` is
- * `{ max, unit }` or null for a figure reported for information only.
+ * `{ max, unit }` or null for a figure reported for information only; `runs` is how
+ * many measured rounds the medians come from.
  */
-export function figure({ benchmark, title, a, b = null, result, target = null, note = null }) {
+export function figure({ benchmark, title, a, b = null, result, target = null, runs, note = null }) {
   const pass = target === null ? null : result.value <= target.max;
-  return { benchmark, title, a, b, result, target, pass, note };
+  return { benchmark, title, a, b, result, target, pass, runs, note };
 }
 
 /** A figure from a time comparison (`summarise`): medians in ms, median ratio A/B; with
@@ -14,10 +15,11 @@ export function timeFigure({ benchmark, title, a, b, comparison, maxRatio }) {
   return figure({
     benchmark,
     title,
-    a: { label: a.label, shown: a.shown, cwd: a.cwd, median: comparison.a.median, unit: 'ms' },
-    b: { label: b.label, shown: b.shown, cwd: b.cwd, median: comparison.b.median, unit: 'ms' },
+    a: { label: a.label, shown: a.shown, median: comparison.a.median, unit: 'ms' },
+    b: { label: b.label, shown: b.shown, median: comparison.b.median, unit: 'ms' },
     result: { value: comparison.ratio, unit: '×' },
     target: maxRatio === null ? null : { max: maxRatio, unit: '×' },
+    runs: comparison.runs,
   });
 }
 

@@ -24,7 +24,7 @@ export async function alternate(cmds, { runs, measure, describe = String, log = 
  * the ratio of the medians when the machine's speed drifts during the runs). */
 export function summarise(aValues, bValues) {
   const ratios = aValues.map((value, i) => value / bValues[i]);
-  return { a: { median: median(aValues) }, b: { median: median(bValues) }, ratio: median(ratios) };
+  return { a: { median: median(aValues) }, b: { median: median(bValues) }, ratio: median(ratios), runs: ratios.length };
 }
 
 const wallTime = async (cmd) => verify(cmd, await runOnce(cmd)).ms;

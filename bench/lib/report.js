@@ -6,10 +6,10 @@ const cell = (side) => (side === null ? '—' : formatValue(side.median, side.un
 
 /** The figures as rows of cells, shared by the terminal table and the Markdown file. */
 function rows(figures) {
-  return figures.map((f) => [f.title, cell(f.a), cell(f.b), formatValue(f.result.value, f.result.unit), target(f), verdict(f)]);
+  return figures.map((f) => [f.title, cell(f.a), cell(f.b), formatValue(f.result.value, f.result.unit), target(f), verdict(f), String(f.runs)]);
 }
 
-const HEADER = ['figure', 'A (median)', 'B (median)', 'result', 'target', 'verdict'];
+const HEADER = ['figure', 'A (median)', 'B (median)', 'result', 'target', 'verdict', 'runs'];
 
 /** A plain-text table for the terminal, followed by what A and B were. */
 export function renderTable(figures) {
@@ -32,12 +32,14 @@ export function renderMarkdown({ machine, date, runs, selected, figures, errors 
     '',
     `- date: ${date}`,
     `- benchmarks: ${selected.join(', ')}`,
-    `- runs per comparison: ${runs} pairs, after one warm-up run of each side (\`BENCH_RUNS\`)`,
+    `- BENCH_RUNS: ${runs} (rounds per comparison; start-up takes more, see "runs"), after one warm-up run of each command`,
     ...Object.entries(machine).map(([key, value]) => `- ${key}: ${value}`),
     '',
-    'Each comparison alternates A and B in one process (A first in odd pairs, B first in even',
-    'ones). "result" is the median of the per-pair ratios A/B, or an absolute median; absolute',
-    'times are only comparable within one run on one machine.',
+    'Each comparison runs its commands in turn in one process, starting one further along',
+    'each round (AB, BA, …; with three: ABC, BCA, CAB), so drift on a noisy machine hits all',
+    'alike. "result" is the median of the per-round ratios A/B, or an absolute median.',
+    'Absolute times are only comparable within one run on one machine; "info" rows have no',
+    'target and split a miss into its parts.',
     '',
     `| ${HEADER.join(' | ')} |`,
     `|${HEADER.map((_, i) => (i === 0 ? ' --- ' : ' ---: ')).join('|')}|`,

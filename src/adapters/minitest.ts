@@ -41,9 +41,6 @@ export const minitest: Adapter = {
       cwd: request.root,
       shownEnv: ['TEST', 'RUN_TESTS_MINITEST_FILTER'],
       reports: [{ path: report, parser: 'minitest-jsonl' }],
-      liveEvents: { path: report, isTestLine: isMinitestTestLine },
     };
   },
 };
-
-export const isMinitestTestLine = (line: string): boolean => line.startsWith('{"type":"test"');

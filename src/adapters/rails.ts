@@ -1,5 +1,4 @@
 import { minitestFilter, minitestReporterEnv, RUBY_INSTALL_HINT, selectedFiles } from './ruby.js';
-import { isMinitestTestLine } from './minitest.js';
 import type { Adapter, Invocation, PlanRequest } from './types.js';
 
 export const rails: Adapter = {
@@ -24,7 +23,6 @@ export const rails: Adapter = {
       env: minitestReporterEnv(request, report, null),
       cwd: request.root,
       reports: [{ path: report, parser: 'minitest-jsonl' }],
-      liveEvents: { path: report, isTestLine: isMinitestTestLine },
     };
   },
 };

@@ -36,7 +36,6 @@ export const rspec: Adapter = {
       // The JSON formatter writes only when the run ends; the stream keeps what finished
       // before a timeout or crash.
       reports: [{ path: json, parser: 'rspec-json' }, { path: stream, parser: 'rspec-stream' }],
-      liveEvents: { path: stream, isTestLine: (line) => line.includes('"type":"example"') },
     };
   },
 };

@@ -37,10 +37,9 @@ export interface Invocation {
   /** Environment variables run-tests set that belong in the displayed command. */
   readonly shownEnv?: readonly string[];
   /** In order of preference: the first one that parses as complete wins; otherwise the
-   * one with the most results is used, marked incomplete. Deleted before the run. */
+   * one with the most results is used, marked incomplete. Deleted before the run, and
+   * followed while the runner writes them (the live count comes from them). */
   readonly reports: readonly ReportSource[];
-  /** A report that grows one line per finished test, for the live count on a TTY. */
-  readonly liveEvents?: { readonly path: string; readonly isTestLine: (line: string) => boolean };
 }
 
 export interface Adapter {

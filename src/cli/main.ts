@@ -1,12 +1,14 @@
 import { Command, CommanderError, Option } from 'commander';
 import fs from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import path from 'node:path';
 import { HarnessError } from '../core/errors.js';
 import { EXAMPLES, EXIT_CODE_TABLE } from './help.js';
 import { parseCount, parseName, parseSeconds, resolveCwd, resolveFiles } from './options.js';
+import { packageRoot } from './package-root.js';
 
-const packageRoot = fileURLToPath(new URL('../../', import.meta.url));
-const version = (JSON.parse(fs.readFileSync(`${packageRoot}package.json`, 'utf8')) as { version: string }).version;
+const root = packageRoot();
+const reportersDir = path.join(root, 'reporters');
+const version = (JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string }).version;
 
 interface RunOptions {
   file?: string;
@@ -43,7 +45,7 @@ async function run(files: string[], options: RunOptions): Promise<void> {
     tee: options.stream ? process.stderr : null,
     liveCount: !options.json && !options.stream && process.stderr.isTTY ? process.stderr : null,
     env: process.env,
-    reportersDir: `${packageRoot}reporters`,
+    reportersDir,
   };
   if (request.failedOnly && request.name) throw new HarnessError('USAGE', '--failed-only reruns exact tests; it cannot be combined with --name');
   const [{ runTests }, { Interrupts }] = await Promise.all([import('../core/run.js'), import('../core/request.js')]);
@@ -61,8 +63,8 @@ async function render(report: import('../core/report.js').RunReport, json: boole
 
 async function detect(options: { json?: boolean; cwd?: string; runner?: string }): Promise<void> {
   const { describeDetection } = await import('./detect-command.js');
-  const { lines, ...result } = await describeDetection(resolveCwd(options.cwd), options.runner ?? null, `${packageRoot}reporters`);
-  exit(0, options.json ? `${JSON.stringify(result, null, 2)}\n` : `${lines.join('\n')}\n`);
+  const { report, lines } = describeDetection(resolveCwd(options.cwd), options.runner ?? null, reportersDir, process.env);
+  exit(0, options.json ? `${JSON.stringify(report, null, 2)}\n` : `${lines.join('\n')}\n`);
 }
 
 function program(): Command {

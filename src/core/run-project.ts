@@ -1,4 +1,4 @@
-import fs from 'fs-extra';
+import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Adapter, Invocation } from '../adapters/types.js';
 import { readProjectFacts } from '../detect/facts.js';
@@ -10,9 +10,8 @@ import { writeJsonAtomic } from '../store/atomic.js';
 import { readLastFailures, writeLastFailures } from '../store/last-failures.js';
 import { HarnessError } from './errors.js';
 import { isFailure, nextFailures, notRun, toRecord } from './failures.js';
-import { startLiveCount } from './live-count.js';
 import { displayCommand } from './quote.js';
-import { readReports } from './read-reports.js';
+import { followReports, type ReportFollower } from './follow-reports.js';
 import { SCHEMA_VERSION, type RunReport } from './report.js';
 import type { Interrupts, RunRequest } from './request.js';
 import type { FailedTestRecord, RunStatus } from './types.js';
@@ -84,7 +83,10 @@ function selectRerun(previous: readonly FailedTestRecord[], files: readonly stri
 async function execute(run: Execution, interrupts: Interrupts): Promise<RunReport> {
   const { request, invocation, artifacts } = run;
   await ensureArtifactsDir(artifacts);
-  await Promise.all(invocation.reports.map((r) => fs.remove(r.path)));
+  await Promise.all(invocation.reports.map((r) => fs.rm(r.path, { force: true })));
+  const live = request.liveCount ? liveCount(request.liveCount) : null;
+  // Parsers are loaded and following before the runner starts writing.
+  const follower = await followReports(invocation.reports, run.root, live?.show ?? null);
   const child = startProcess({
     argv: invocation.argv,
     cwd: invocation.cwd,
@@ -95,27 +97,37 @@ async function execute(run: Execution, interrupts: Interrupts): Promise<RunRepor
     tee: request.tee,
   });
   const unsubscribe = interrupts.on((signal) => child.interrupt(signal));
-  const stopCount = request.liveCount && invocation.liveEvents
-    ? startLiveCount(invocation.liveEvents.path, invocation.liveEvents.isTestLine, request.liveCount)
-    : () => {};
   let outcome: ProcessOutcome;
   try {
     outcome = await child.done;
   } catch (error) {
+    follower.finish();
     if (error instanceof HarnessError && error.code === 'RUNNER_MISSING') {
       throw new HarnessError(error.code, `${error.message}; ${run.detection.adapter.installHint}`, error.detail);
     }
     throw error;
   } finally {
-    stopCount();
+    live?.clear();
     unsubscribe();
   }
-  return finish(run, outcome);
+  return finish(run, outcome, follower);
 }
 
-async function finish(run: Execution, outcome: ProcessOutcome): Promise<RunReport> {
-  const { request, artifacts, invocation } = run;
-  const read = await readReports(invocation.reports, run.root);
+/** `N tests finished…` on one terminal line, cleared when the run ends. */
+function liveCount(out: NodeJS.WriteStream): { show: (n: number) => void; clear: () => void } {
+  let shown = false;
+  return {
+    show: (n) => {
+      shown = true;
+      out.write(`\r\x1b[2K  ${n} tests finished…`);
+    },
+    clear: () => void (shown && out.write('\r\x1b[2K')),
+  };
+}
+
+async function finish(run: Execution, outcome: ProcessOutcome, follower: ReportFollower): Promise<RunReport> {
+  const { request, artifacts } = run;
+  const read = follower.finish();
   const report = read.report;
   const verdict = decide({
     process: outcome,

@@ -3,6 +3,7 @@
  * lines; see reporters/minitest/run_tests/minitest_reporter.rb for the writer. */
 import type { ParseContext, ParsedReport, Parser, TestResult, TestStatus } from '../core/types.js';
 import { boundMessage, int, relativeFile, str } from './fields.js';
+import { lineParser, parseText, type ParserFactory } from './stream.js';
 
 type Json = Record<string, unknown>;
 
@@ -19,24 +20,30 @@ interface Accumulator {
 
 const STATUSES: ReadonlySet<string> = new Set<TestStatus>(['passed', 'failed', 'error', 'skipped']);
 
-export const parseMinitestJsonl: Parser = (text: string, ctx: ParseContext): ParsedReport => {
+export const createMinitestParser: ParserFactory = (ctx) => {
   const acc: Accumulator = {
     tests: new Map(), warnings: [], startPids: new Set(), endPids: new Set(),
     ends: 0, crashes: 0, endCount: 0, testLines: 0,
   };
-  const lines = text.split('\n');
-  lines.forEach((raw, index) => {
-    const lineNo = index + 1;
-    const line = raw.trim();
-    if (line === '') return;
-    const cutOff = index === lines.length - 1; // no trailing newline: the writer was stopped mid-line
-    const record = parseJsonObject(line);
-    if (record === undefined) {
-      acc.warnings.push(`line ${lineNo}: ${cutOff ? 'incomplete' : 'not valid'} JSON, ignored: ${preview(line)}`);
-      return;
-    }
-    handleRecord(record, lineNo, ctx, acc);
+  return lineParser({
+    line(raw, lineNo, cutOff) {
+      const line = raw.trim();
+      if (line === '') return;
+      const record = parseJsonObject(line);
+      if (record === undefined) {
+        acc.warnings.push(`line ${lineNo}: ${cutOff ? 'incomplete' : 'not valid'} JSON, ignored: ${preview(line)}`);
+        return;
+      }
+      handleRecord(record, lineNo, ctx, acc);
+    },
+    end: () => finish(acc),
+    finished: () => acc.testLines,
   });
+};
+
+export const parseMinitestJsonl: Parser = (text, ctx) => parseText(createMinitestParser, text, ctx);
+
+function finish(acc: Accumulator): ParsedReport {
   if (acc.ends > 0 && acc.endCount !== acc.testLines) {
     acc.warnings.push(`the end line counts ${acc.endCount} tests but ${acc.testLines} test lines were read`);
   }
@@ -44,7 +51,7 @@ export const parseMinitestJsonl: Parser = (text: string, ctx: ParseContext): Par
   const allStartsEnded = [...acc.startPids].every((pid) => acc.endPids.has(pid));
   const complete = acc.ends > 0 && allStartsEnded && acc.crashes === 0;
   return { tests: [...acc.tests.values()], complete, warnings: acc.warnings };
-};
+}
 
 function handleRecord(record: Json, lineNo: number, ctx: ParseContext, acc: Accumulator): void {
   switch (record['type']) {
@@ -124,12 +131,6 @@ function failureMessage(exception: string | null, message: string | null): strin
   const text = message === null || message === '' ? null : message;
   const full = exception !== null && text !== null ? `${exception}: ${text}` : exception ?? text ?? 'failed without a message';
   return boundMessage(full);
-}
-
-/** Finished tests in a chunk of the report, for a live counter only (a line split
- * across two chunks is missed); the parser is the source of truth. */
-export function countFinishedTests(textChunk: string): number {
-  return textChunk.split('{"type":"test",').length - 1;
 }
 
 function parseJsonObject(line: string): Json | undefined {

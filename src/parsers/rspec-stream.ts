@@ -4,6 +4,7 @@
  * is the last record, is not marked interrupted, and every started example finished. */
 import type { ParsedReport, Parser, TestResult } from '../core/types.js';
 import { mapExample, mapOutsideErrors, type RspecExample } from './rspec-shared.js';
+import { lineParser, parseText, type ParserFactory } from './stream.js';
 
 export const STREAM_FORMAT_VERSION = 1;
 
@@ -59,17 +60,26 @@ function apply(record: StreamRecord, lineNo: number, state: StreamState, root: s
   }
 }
 
-export const parseRspecStream: Parser = (text, ctx): ParsedReport => {
+export const createRspecStreamParser: ParserFactory = (ctx) => {
   const state: StreamState = { examples: [], running: new Map(), messages: [], warnings: [], summary: null };
   let last: StreamRecord | null = null;
-  for (const [i, raw] of text.split('\n').entries()) {
-    const line = raw.trim();
-    if (line === '') continue;
-    last = parseLine(line, i + 1, state.warnings);
-    if (last !== null) apply(last, i + 1, state, ctx.root);
-  }
+  return lineParser({
+    line(raw, lineNo) {
+      const line = raw.trim();
+      if (line === '') return;
+      last = parseLine(line, lineNo, state.warnings);
+      if (last !== null) apply(last, lineNo, state, ctx.root);
+    },
+    end: () => finish(state, last, ctx.root),
+    finished: () => state.examples.length,
+  });
+};
+
+export const parseRspecStream: Parser = (text, ctx) => parseText(createRspecStreamParser, text, ctx);
+
+function finish(state: StreamState, last: StreamRecord | null, root: string): ParsedReport {
   const { summary, warnings } = state;
-  const unfinished = [...state.running.values()].map((r) => mapExample({ ...r, status: '' } as RspecExample, ctx.root, warnings))
+  const unfinished = [...state.running.values()].map((r) => mapExample({ ...r, status: '' } as RspecExample, root, warnings))
     .filter((t): t is TestResult => t !== null);
   const interrupted = summary?.interrupted;
   if (typeof interrupted === 'string') warnings.push(`rspec was interrupted by ${interrupted}: its summary covers only part of the run`);
@@ -77,6 +87,6 @@ export const parseRspecStream: Parser = (text, ctx): ParsedReport => {
   if (summary === null || last !== summary) warnings.push('rspec stream has no final summary line: the run did not reach its end');
   const count = summary?.errors_outside_of_examples_count;
   const outside = mapOutsideErrors(state.messages, typeof count === 'number' ? count : null,
-    'stream summary errors_outside_of_examples_count', ctx.root);
+    'stream summary errors_outside_of_examples_count', root);
   return { tests: [...state.examples, ...unfinished, ...outside], complete, warnings };
-};
+}

@@ -1,4 +1,4 @@
-import fs from 'fs-extra';
+import fs from 'node:fs/promises';
 import path from 'node:path';
 
 export const ARTIFACTS_DIR = '.run-tests';
@@ -27,7 +27,9 @@ export function artifactPaths(projectRoot: string): ArtifactPaths {
 
 /** Creates the directory with a `.gitignore` of `*`, so it never shows up in git status. */
 export async function ensureArtifactsDir(paths: ArtifactPaths): Promise<void> {
-  await fs.ensureDir(paths.dir);
-  const ignore = path.join(paths.dir, '.gitignore');
-  if (!(await fs.pathExists(ignore))) await fs.writeFile(ignore, '*\n');
+  await fs.mkdir(paths.dir, { recursive: true });
+  // 'wx': create it once, and leave a .gitignore the user edited alone.
+  await fs.writeFile(path.join(paths.dir, '.gitignore'), '*\n', { flag: 'wx' }).catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EEXIST') throw error;
+  });
 }

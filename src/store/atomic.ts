@@ -1,4 +1,4 @@
-import fs from 'fs-extra';
+import fs from 'node:fs/promises';
 import path from 'node:path';
 
 /** Writes via a temp file in the same directory, then renames: readers see the old
@@ -9,7 +9,7 @@ export async function writeFileAtomic(file: string, content: string): Promise<vo
     await fs.writeFile(temp, content);
     await fs.rename(temp, file);
   } catch (error) {
-    await fs.remove(temp);
+    await fs.rm(temp, { force: true });
     throw error;
   }
 }

@@ -1,4 +1,4 @@
-import fs from 'fs-extra';
+import fs from 'node:fs/promises';
 import { HarnessError } from '../core/errors.js';
 import type { FailedTestRecord } from '../core/types.js';
 import { writeJsonAtomic } from './atomic.js';

@@ -28,12 +28,16 @@ const suite = hasTools('ruby', 'bundle') ? describe : describe.skip;
 suite('run-tests detect', () => {
   it('prints the runner, command, root and reason, and runs nothing', async () => {
     const dir = await copyFixture('rspec-mixed');
-    const { exitCode, stdout } = await runCli(['detect', '--json', '--cwd', path.join(dir, 'spec')]);
+    const { exitCode, stdout } = await runCli(['detect', '--json', '--cwd', path.join(dir, 'spec')], { env: { BUNDLE_GEMFILE: '/elsewhere/Gemfile' } });
     expect(exitCode).toBe(0);
+    const formatter = path.join(REPO, 'reporters/rspec/run_tests_formatter.rb');
     expect(JSON.parse(stdout)).toEqual({
       schema_version: 1,
       framework: 'rspec',
-      command: `bundle exec rspec --format progress --format json --out .run-tests/rspec.json --require ${path.join(REPO, 'reporters/rspec/run_tests_formatter.rb')} --format RunTests::StreamFormatter --out .run-tests/rspec-events.jsonl`,
+      command: `bundle exec rspec --format progress --format json --out .run-tests/rspec.json --require ${formatter} --format RunTests::StreamFormatter --out .run-tests/rspec-events.jsonl`,
+      argv: ['bundle', 'exec', 'rspec', '--format', 'progress', '--format', 'json', '--out', path.join(dir, '.run-tests/rspec.json'),
+        '--require', formatter, '--format', 'RunTests::StreamFormatter', '--out', path.join(dir, '.run-tests/rspec-events.jsonl')],
+      env: { set: {}, unset: ['BUNDLE_GEMFILE'] },
       project_root: dir,
       reason: 'Gemfile.lock lists rspec and spec/ exists: `bundle exec rspec`',
     });

@@ -3,13 +3,21 @@
 require_relative "jsonl"
 
 module RunTestsMinitest
-  # One JSON line per finished test, written at once, so a killed run keeps what finished.
+  # One JSON line per finished test. Lines are written at least every FLUSH_SECONDS
+  # (a write per test costs more than the test itself in large suites) and at exit,
+  # also on SIGTERM, so a run stopped by the timeout keeps what finished.
   class JsonlReporter < Minitest::StatisticsReporter
+    FLUSH_SECONDS = 0.1
+
     def initialize(path, options = {})
       super($stdout, options)
       @io = File.open(path, "a")
       @io.sync = true
       @write_lock = Mutex.new
+      @pending = +""
+      @flushed_at = now
+      @expanded = Hash.new { |cache, file| cache[file] = File.expand_path(file) }
+      at_exit { flush }
     end
 
     def start
@@ -26,6 +34,7 @@ module RunTestsMinitest
       super
       emit("type" => "end", "pid" => Process.pid, "count" => count, "assertions" => assertions,
            "failures" => failures, "errors" => errors, "skips" => skips)
+      flush
       RunTestsMinitest.ended_pid = Process.pid
     end
 
@@ -38,7 +47,26 @@ module RunTestsMinitest
 
     def emit(hash)
       line = "#{JSON.generate(hash)}\n"
-      @write_lock.synchronize { @io.write(line) }
+      @write_lock.synchronize do
+        @pending << line
+        write_pending if now - @flushed_at >= FLUSH_SECONDS
+      end
+    end
+
+    def flush
+      @write_lock.synchronize { write_pending }
+    rescue ThreadError
+      write_pending # at exit, from inside the lock's owner (a signal during emit)
+    end
+
+    def write_pending
+      @io.write(@pending) unless @pending.empty?
+      @pending.clear
+      @flushed_at = now
+    end
+
+    def now
+      Process.clock_gettime(Process::CLOCK_MONOTONIC)
     end
 
     def test_line(result)
@@ -76,7 +104,7 @@ module RunTestsMinitest
       loc = result.respond_to?(:source_location) ? result.source_location : nil
       return [nil, nil] unless loc.is_a?(Array) && loc[0] && loc[0] != "unknown"
 
-      [File.expand_path(loc[0]), loc[1].to_i.positive? ? loc[1].to_i : nil]
+      [@expanded[loc[0]], loc[1].to_i.positive? ? loc[1].to_i : nil]
     end
 
     NEUTERED = /\ANeutered Exception ([\w:]+): /.freeze
@@ -98,7 +126,7 @@ module RunTestsMinitest
       (error.backtrace || []).each do |frame|
         path, line = RunTestsMinitest.parse_frame(frame)
         next if path.nil?
-        return [def_file, line] if path == def_file || File.expand_path(path) == def_file
+        return [def_file, line] if path == def_file || @expanded[path] == def_file
       end
       [nil, nil]
     end

@@ -2,7 +2,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from '@jest/globals';
-import { countFinishedTests, parseMinitestJsonl } from '../../../src/parsers/minitest-jsonl.js';
+import { createMinitestParser, parseMinitestJsonl } from '../../../src/parsers/minitest-jsonl.js';
 import { MESSAGE_LIMIT_BYTES } from '../../../src/parsers/fields.js';
 
 const outputs = join(dirname(fileURLToPath(import.meta.url)), '../../fixtures/outputs/minitest');
@@ -111,7 +111,11 @@ describe('parseMinitestJsonl on small inputs', () => {
     ]);
   });
 
-  it('counts finished tests in a chunk', () => {
-    expect(countFinishedTests(`${START}\n${line({})}\n${line({ name: 'b' })}\n`)).toBe(2);
+  it('counts finished tests as lines arrive, for the live count', () => {
+    const parser = createMinitestParser(root);
+    parser.push(`${START}\n${line({})}\n${line({ name: 'b' })}`);
+    expect(parser.finished).toBe(1);
+    parser.push('\n');
+    expect(parser.finished).toBe(2);
   });
 });

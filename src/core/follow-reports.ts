@@ -1,0 +1,114 @@
+import fs from 'node:fs';
+import { StringDecoder } from 'node:string_decoder';
+import type { ReportSource } from '../adapters/types.js';
+import type { ReportParser } from '../parsers/stream.js';
+import { loadParser } from '../parsers/index.js';
+import type { RunReport } from './report.js';
+import type { ParsedReport } from './types.js';
+
+const POLL_MS = 100;
+const READ_BYTES = 256 * 1024;
+
+export interface ReadReports {
+  /** The first complete report, else the one with the most results; null if none is usable. */
+  readonly report: ParsedReport | null;
+  readonly warnings: readonly string[];
+  /** Why there is no report, when there is none. */
+  readonly error: RunReport['error'];
+}
+
+/** One report file followed as it grows: new bytes go to its parser, never into memory whole. */
+class FollowedFile {
+  private fd: number | null = null;
+  private offset = 0;
+  private readonly decoder = new StringDecoder('utf8');
+  private readonly buffer = Buffer.alloc(READ_BYTES);
+
+  constructor(readonly source: ReportSource, readonly parser: ReportParser) {}
+
+  /** Feeds what was appended since the last call; false while the file does not exist. */
+  drain(): boolean {
+    if (this.fd === null) {
+      try {
+        this.fd = fs.openSync(this.source.path, 'r');
+      } catch {
+        return false;
+      }
+    }
+    for (;;) {
+      const read = fs.readSync(this.fd, this.buffer, 0, READ_BYTES, this.offset);
+      if (read === 0) return true;
+      this.offset += read;
+      this.parser.push(this.decoder.write(this.buffer.subarray(0, read)));
+    }
+  }
+
+  get bytes(): number {
+    return this.offset;
+  }
+
+  finish(): ParsedReport | null {
+    const exists = this.drain();
+    if (this.fd !== null) fs.closeSync(this.fd);
+    if (!exists || this.offset === 0) return null;
+    this.parser.push(this.decoder.end());
+    return this.parser.end();
+  }
+}
+
+export interface ReportFollower {
+  /** Stops following, reads what is left, and picks the report to trust. */
+  finish(): ReadReports;
+}
+
+/** Follows the runner's reports while it runs, so parsing overlaps the run; `onProgress`
+ * gets the number of finished tests whenever it changes (the live count). */
+export async function followReports(
+  sources: readonly ReportSource[],
+  root: string,
+  onProgress: ((finished: number) => void) | null,
+): Promise<ReportFollower> {
+  const files = await Promise.all(sources.map(async (source) => new FollowedFile(source, (await loadParser(source.parser))({ root }))));
+  let shown = -1;
+  const poll = () => {
+    for (const file of files) file.drain();
+    const finished = Math.max(0, ...files.map((f) => f.parser.finished));
+    if (onProgress && finished !== shown) onProgress((shown = finished));
+  };
+  const timer = setInterval(poll, POLL_MS);
+  return {
+    finish() {
+      clearInterval(timer);
+      return choose(files.map((file) => ({ file, report: safely(() => file.finish()) })));
+    },
+  };
+}
+
+function safely(parse: () => ParsedReport | null): ParsedReport | Error | null {
+  try {
+    return parse();
+  } catch (error) {
+    return error as Error;
+  }
+}
+
+function choose(results: readonly { file: FollowedFile; report: ParsedReport | Error | null }[]): ReadReports {
+  const parsed = results.flatMap((r) => (r.report instanceof Error || r.report === null ? [] : [r.report]));
+  const complete = parsed.find((r) => r.complete);
+  if (complete) return { report: complete, warnings: complete.warnings, error: null };
+  const best = [...parsed].sort((a, b) => b.tests.length - a.tests.length)[0] ?? null;
+  if (best && best.tests.length > 0) return { report: best, warnings: best.warnings, error: null };
+  const problems = results.map(({ file, report }) => {
+    if (report instanceof Error) return `${file.source.path} could not be parsed: ${report.message}`;
+    if (report === null) return `${file.source.path} is ${file.bytes === 0 && fsExists(file.source.path) ? 'empty' : 'missing'}`;
+    return `${file.source.path} holds no results`;
+  });
+  const unparseable = results.some((r) => r.report instanceof Error) || parsed.length > 0;
+  return {
+    report: best,
+    warnings: parsed.flatMap((p) => p.warnings),
+    error: { code: unparseable ? 'REPORT_UNPARSEABLE' : 'REPORT_MISSING', message: problems.join('; ') },
+  };
+}
+
+const fsExists = (file: string): boolean => fs.existsSync(file);

@@ -1,0 +1,61 @@
+import type { ParseContext, ParsedReport } from '../core/types.js';
+
+/** A parser fed the report as it grows: run-tests follows a report file while the
+ * runner writes it, so parsing overlaps the run and memory holds results, not text.
+ * Parsers stay pure: they are given text and never read files. */
+export interface ReportParser {
+  push(chunk: string): void;
+  end(): ParsedReport;
+  /** Tests finished so far, for the live count. */
+  readonly finished: number;
+}
+
+export type ParserFactory = (ctx: ParseContext) => ReportParser;
+
+/** The whole text through a parser: for tests, and for reports that exist already. */
+export function parseText(factory: ParserFactory, text: string, ctx: ParseContext): ParsedReport {
+  const parser = factory(ctx);
+  parser.push(text);
+  return parser.end();
+}
+
+export interface LineHandler {
+  /** One line without its newline. `cutOff`: the last line, with no newline after it
+   * (the writer was stopped mid-line). */
+  line(text: string, lineNo: number, cutOff: boolean): void;
+  end(): ParsedReport;
+  finished(): number;
+}
+
+/** A report of newline-separated records. */
+export function lineParser(handler: LineHandler): ReportParser {
+  let carry = '';
+  let lineNo = 0;
+  return {
+    push(chunk) {
+      const lines = (carry + chunk).split('\n');
+      carry = lines.pop() ?? '';
+      for (const text of lines) handler.line(text, ++lineNo, false);
+    },
+    end() {
+      if (carry !== '') handler.line(carry, ++lineNo, true);
+      carry = '';
+      return handler.end();
+    },
+    get finished() {
+      return handler.finished();
+    },
+  };
+}
+
+/** A report that is one document (JSON, XML): kept as chunks and parsed at the end. */
+export function documentParser(parse: (text: string, ctx: ParseContext) => ParsedReport): ParserFactory {
+  return (ctx) => {
+    const chunks: string[] = [];
+    return {
+      push: (chunk) => void chunks.push(chunk),
+      end: () => parse(chunks.join(''), ctx),
+      finished: 0,
+    };
+  };
+}

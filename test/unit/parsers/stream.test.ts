@@ -1,0 +1,41 @@
+import { describe, expect, it } from '@jest/globals';
+import { readFileSync, readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { loadParser, type ParserId } from '../../../src/parsers/index.js';
+import { parseText } from '../../../src/parsers/stream.js';
+
+const outputs = fileURLToPath(new URL('../../fixtures/outputs/', import.meta.url));
+const ctx = { root: '<root>' };
+
+/** Each recorded output, with the parser that reads it. */
+const recorded: [string, ParserId][] = [
+  ...readdirSync(`${outputs}minitest`).filter((f) => f.endsWith('.jsonl')).map((f): [string, ParserId] => [`minitest/${f}`, 'minitest-jsonl']),
+  ...readdirSync(`${outputs}rspec`).filter((f) => f.endsWith('.stream.jsonl')).map((f): [string, ParserId] => [`rspec/${f}`, 'rspec-stream']),
+  ...readdirSync(`${outputs}rspec`).filter((f) => /^[a-z-]+\.json$/.test(f)).map((f): [string, ParserId] => [`rspec/${f}`, 'rspec-json']),
+];
+
+/** Deterministic chunk sizes from 1 to 97 bytes, cutting lines and UTF-8 sequences anywhere. */
+function* chunks(text: string): Generator<string> {
+  const bytes = Buffer.from(text, 'utf8');
+  const decoder = new TextDecoder('utf-8');
+  let size = 1;
+  for (let at = 0; at < bytes.length; at += size, size = (size * 31 + 7) % 97 + 1) {
+    yield decoder.decode(bytes.subarray(at, at + size), { stream: true });
+  }
+  yield decoder.decode();
+}
+
+describe('parsers fed while the report grows', () => {
+  it.each(recorded)('%s gives the same report chunk by chunk as whole', async (file, id) => {
+    const factory = await loadParser(id);
+    const text = readFileSync(outputs + file, 'utf8');
+    const parser = factory(ctx);
+    for (const chunk of chunks(text)) parser.push(chunk);
+    expect(parser.end()).toEqual(parseText(factory, text, ctx));
+    expect(parseText(factory, text, ctx)).toEqual(JSON.parse(readFileSync(outputs + file.replace(/\.jsonl?$/, '.expected.json'), 'utf8')));
+  });
+
+  it('covers every recorded output', () => {
+    expect(recorded.length).toBeGreaterThanOrEqual(14);
+  });
+});
