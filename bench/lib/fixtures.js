@@ -49,17 +49,22 @@ export function minitestProject(name, testFiles) {
   return dir;
 }
 
-/** `tests` passing minitest tests spread over `files` test files. */
-export function generatedSuite(tests, files = 10) {
+/** A test body that does about 1 ms of real work (sorting), like a typical unit test
+ * rather than a bare `assert true`. */
+export const WORK_BODY = 'data = Array.new(400) { |k| (k * 7919) % 1000 }; 75.times { data = data.sort.reverse }; assert_equal 999, data.max';
+
+/** `tests` passing minitest tests spread over `files` test files, each `assert true`
+ * unless a `body` is given. */
+export function generatedSuite(tests, files = 10, body = 'assert true') {
   const perFile = Math.ceil(tests / files);
   const sources = {};
   for (let f = 0; f < files; f += 1) {
     const count = Math.min(perFile, tests - f * perFile);
     if (count <= 0) break;
-    const methods = Array.from({ length: count }, (_, i) => `  def test_${i}; assert true; end\n`).join('');
+    const methods = Array.from({ length: count }, (_, i) => `  def test_${i}; ${body}; end\n`).join('');
     sources[`generated_${f}_test.rb`] = `require "minitest/autorun"\n\nclass Generated${f}Test < Minitest::Test\n${methods}end\n`;
   }
-  return minitestProject(`suite-${tests}`, sources);
+  return minitestProject(`suite-${tests}${body === 'assert true' ? '' : '-working'}`, sources);
 }
 
 /** One passing test that writes `megabytes` lines of 1 MiB to stdout. */
