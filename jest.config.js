@@ -4,6 +4,8 @@ export default {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
+  // Fixture projects hold other runners' tests; they run only through run-tests.
+  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/fixtures/'],
   extensionsToTreatAsEsm: ['.ts'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   transform: {

@@ -32,6 +32,10 @@ export interface ReportSource {
 
 export interface Invocation {
   readonly argv: readonly string[];
+  /** Commands run after argv, one after another, with the same cwd and env and their
+   * output appended to the same log: e.g. one `go test` per package for an exact rerun.
+   * The run's exit status is the first non-zero one. */
+  readonly thenArgv?: readonly (readonly string[])[];
   readonly env: NodeJS.ProcessEnv;
   readonly cwd: string;
   /** Environment variables run-tests set that belong in the displayed command. */

@@ -87,19 +87,9 @@ async function execute(run: Execution, interrupts: Interrupts): Promise<RunRepor
   const live = request.liveCount ? liveCount(request.liveCount) : null;
   // Parsers are loaded and following before the runner starts writing.
   const follower = await followReports(invocation.reports, run.root, live?.show ?? null);
-  const child = startProcess({
-    argv: invocation.argv,
-    cwd: invocation.cwd,
-    env: invocation.env,
-    logPath: artifacts.log,
-    timeoutMs: request.timeoutMs,
-    killGraceMs: request.killGraceMs,
-    tee: request.tee,
-  });
-  const unsubscribe = interrupts.on((signal) => child.interrupt(signal));
   let outcome: ProcessOutcome;
   try {
-    outcome = await child.done;
+    outcome = await runCommands(run, interrupts);
   } catch (error) {
     follower.finish();
     if (error instanceof HarnessError && error.code === 'RUNNER_MISSING') {
@@ -108,10 +98,51 @@ async function execute(run: Execution, interrupts: Interrupts): Promise<RunRepor
     throw error;
   } finally {
     live?.clear();
-    unsubscribe();
   }
   return finish(run, outcome, follower);
 }
+
+/** Runs the invocation's commands one after another within one timeout; the first
+ * non-zero exit is the run's, and a timeout or interrupt stops the sequence. */
+async function runCommands(run: Execution, interrupts: Interrupts): Promise<ProcessOutcome> {
+  const { request, invocation, artifacts } = run;
+  const deadline = performance.now() + request.timeoutMs;
+  let combined: ProcessOutcome | null = null;
+  for (const [index, argv] of [invocation.argv, ...(invocation.thenArgv ?? [])].entries()) {
+    if (combined !== null && (interrupts.signal !== null || combined.timedOut)) break;
+    const child = startProcess({
+      argv,
+      cwd: invocation.cwd,
+      env: invocation.env,
+      logPath: artifacts.log,
+      appendLog: index > 0,
+      timeoutMs: Math.max(1, Math.round(deadline - performance.now())),
+      killGraceMs: request.killGraceMs,
+      tee: request.tee,
+    });
+    const unsubscribe = interrupts.on((signal) => child.interrupt(signal));
+    try {
+      const outcome: ProcessOutcome = await child.done;
+      combined = combined === null ? outcome : combineOutcomes(combined, outcome);
+    } finally {
+      unsubscribe();
+    }
+  }
+  if (combined === null) throw new Error('an invocation has at least one command');
+  return combined;
+}
+
+const combineOutcomes = (a: ProcessOutcome, b: ProcessOutcome): ProcessOutcome => {
+  const failedFirst = a.exitCode !== 0 ? a : b;
+  return {
+    exitCode: failedFirst.exitCode,
+    signal: failedFirst.signal,
+    timedOut: a.timedOut || b.timedOut,
+    interrupted: a.interrupted || b.interrupted,
+    durationMs: a.durationMs + b.durationMs,
+    leftoverProcesses: a.leftoverProcesses || b.leftoverProcesses,
+  };
+};
 
 /** `N tests finished…` on one terminal line, cleared when the run ends. */
 function liveCount(out: NodeJS.WriteStream): { show: (n: number) => void; clear: () => void } {

@@ -20,9 +20,9 @@ export class RunLog {
     tee?.on('error', this.onTeeError);
   }
 
-  /** Creates or truncates the file synchronously, so a bad path fails before any spawn. */
-  static open(path: string, tee: NodeJS.WritableStream | null): RunLog {
-    const fd = openSync(path, 'w');
+  /** Creates or truncates (or appends to) the file synchronously, so a bad path fails before any spawn. */
+  static open(path: string, tee: NodeJS.WritableStream | null, append = false): RunLog {
+    const fd = openSync(path, append ? 'a' : 'w');
     return new RunLog(createWriteStream(path, { fd }), tee);
   }
 

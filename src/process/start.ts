@@ -22,7 +22,7 @@ export function startProcess(options: StartOptions): RunningProcess {
   validateStartOptions(options);
   let log: RunLog;
   try {
-    log = RunLog.open(options.logPath, options.tee ?? null);
+    log = RunLog.open(options.logPath, options.tee ?? null, options.appendLog === true);
   } catch (error) {
     const message = `cannot create log ${options.logPath}: ${(error as Error).message}`;
     return notStarted(new HarnessError('SPAWN_FAILED', message, { path: options.logPath }));

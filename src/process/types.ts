@@ -6,8 +6,10 @@ export interface StartOptions {
   readonly cwd: string;
   /** The full child environment; the caller builds it. */
   readonly env: NodeJS.ProcessEnv;
-  /** Created or truncated; the child's stdout and stderr are streamed here. */
+  /** Created or truncated (appended to with `appendLog`); the child's stdout and stderr are streamed here. */
   readonly logPath: string;
+  /** Append to the log instead of truncating it: a later command of the same run. */
+  readonly appendLog?: boolean;
   readonly timeoutMs: number | null;
   /** How long SIGTERM (or a forwarded signal) may take before SIGKILL. */
   readonly killGraceMs: number;
