@@ -5,6 +5,7 @@ set -euo pipefail
 
 packages=(
   ruby bundler rake ruby-minitest ruby-rspec ruby-rails   # minitest, rspec, rails (6.1)
+  golang-go gotestsum                                     # go test (1.19); gotestsum for comparisons
 )
 
 missing=()

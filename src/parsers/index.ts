@@ -5,6 +5,11 @@ const loaders = {
   'minitest-jsonl': async () => (await import('./minitest-jsonl.js')).createMinitestParser,
   'rspec-json': async () => documentParser((await import('./rspec-json.js')).parseRspecJson),
   'rspec-stream': async () => (await import('./rspec-stream.js')).createRspecStreamParser,
+  'go-json': async () => (await import('./go-json.js')).createGoJsonParser,
+  jest: async () => (await import('./jest.js')).createJestParser,
+  vitest: async () => (await import('./vitest.js')).createVitestParser,
+  mocha: async () => (await import('./mocha.js')).createMochaParser,
+  'node-test': async () => (await import('./node-test.js')).createNodeTestParser,
 } satisfies Record<string, () => Promise<ParserFactory>>;
 
 export type ParserId = keyof typeof loaders;
