@@ -38,6 +38,9 @@ export interface Invocation {
   readonly thenArgv?: readonly (readonly string[])[];
   readonly env: NodeJS.ProcessEnv;
   readonly cwd: string;
+  /** Why the command differs from what the project's own script runs, e.g. "scripts.test
+   * is a shell command line; run-tests runs jest directly". Shown with the reason. */
+  readonly notes?: readonly string[];
   /** Environment variables run-tests set that belong in the displayed command. */
   readonly shownEnv?: readonly string[];
   /** In order of preference: the first one that parses as complete wins; otherwise the

@@ -1,22 +1,22 @@
 import fs from 'node:fs/promises';
-import path from 'node:path';
 import type { Adapter, Invocation } from '../adapters/types.js';
 import { readProjectFacts } from '../detect/facts.js';
 import { detectRunner, type Detection } from '../detect/detect.js';
 import type { ProjectSelection } from '../detect/roots.js';
-import { startProcess, type ProcessOutcome } from '../process/index.js';
+import type { ProcessOutcome } from '../process/index.js';
 import { artifactPaths, ensureArtifactsDir, type ArtifactPaths } from '../store/artifacts.js';
 import { writeJsonAtomic } from '../store/atomic.js';
 import { readLastFailures, writeLastFailures } from '../store/last-failures.js';
+import { buildReport, harnessErrorReport, nothingToRerun, type Context } from './build-report.js';
+import { runCommands } from './commands.js';
 import { HarnessError } from './errors.js';
 import { isFailure, nextFailures, notRun, toRecord } from './failures.js';
-import { displayCommand } from './quote.js';
 import { followReports, type ReportFollower } from './follow-reports.js';
-import { SCHEMA_VERSION, type RunReport } from './report.js';
+import { readLogTail } from './log-tail.js';
+import type { RunReport } from './report.js';
 import type { Interrupts, RunRequest } from './request.js';
 import type { FailedTestRecord, RunStatus } from './types.js';
-import { decide, exitCodeOf, summarize } from './verdict.js';
-import { readLogTail } from './log-tail.js';
+import { decide, summarize } from './verdict.js';
 
 /** Runs one project's suite and returns its report. Harness failures that concern the
  * project (no runner, missing runner, unusable failures file) become `error` reports;
@@ -45,13 +45,6 @@ export async function runProject(request: RunRequest, selection: ProjectSelectio
     if (!(error instanceof HarnessError) || error.code === 'USAGE') throw error;
     return harnessErrorReport({ ...base, detection }, error);
   }
-}
-
-interface Context {
-  readonly request: RunRequest;
-  readonly root: string;
-  readonly artifacts: ArtifactPaths;
-  readonly detection: Detection | null;
 }
 
 interface Execution extends Context {
@@ -89,7 +82,12 @@ async function execute(run: Execution, interrupts: Interrupts): Promise<RunRepor
   const follower = await followReports(invocation.reports, run.root, live?.show ?? null);
   let outcome: ProcessOutcome;
   try {
-    outcome = await runCommands(run, interrupts);
+    outcome = await runCommands(invocation, {
+      logPath: artifacts.log,
+      timeoutMs: request.timeoutMs,
+      killGraceMs: request.killGraceMs,
+      tee: request.tee,
+    }, interrupts);
   } catch (error) {
     follower.finish();
     if (error instanceof HarnessError && error.code === 'RUNNER_MISSING') {
@@ -101,48 +99,6 @@ async function execute(run: Execution, interrupts: Interrupts): Promise<RunRepor
   }
   return finish(run, outcome, follower);
 }
-
-/** Runs the invocation's commands one after another within one timeout; the first
- * non-zero exit is the run's, and a timeout or interrupt stops the sequence. */
-async function runCommands(run: Execution, interrupts: Interrupts): Promise<ProcessOutcome> {
-  const { request, invocation, artifacts } = run;
-  const deadline = performance.now() + request.timeoutMs;
-  let combined: ProcessOutcome | null = null;
-  for (const [index, argv] of [invocation.argv, ...(invocation.thenArgv ?? [])].entries()) {
-    if (combined !== null && (interrupts.signal !== null || combined.timedOut)) break;
-    const child = startProcess({
-      argv,
-      cwd: invocation.cwd,
-      env: invocation.env,
-      logPath: artifacts.log,
-      appendLog: index > 0,
-      timeoutMs: Math.max(1, Math.round(deadline - performance.now())),
-      killGraceMs: request.killGraceMs,
-      tee: request.tee,
-    });
-    const unsubscribe = interrupts.on((signal) => child.interrupt(signal));
-    try {
-      const outcome: ProcessOutcome = await child.done;
-      combined = combined === null ? outcome : combineOutcomes(combined, outcome);
-    } finally {
-      unsubscribe();
-    }
-  }
-  if (combined === null) throw new Error('an invocation has at least one command');
-  return combined;
-}
-
-const combineOutcomes = (a: ProcessOutcome, b: ProcessOutcome): ProcessOutcome => {
-  const failedFirst = a.exitCode !== 0 ? a : b;
-  return {
-    exitCode: failedFirst.exitCode,
-    signal: failedFirst.signal,
-    timedOut: a.timedOut || b.timedOut,
-    interrupted: a.interrupted || b.interrupted,
-    durationMs: a.durationMs + b.durationMs,
-    leftoverProcesses: a.leftoverProcesses || b.leftoverProcesses,
-  };
-};
 
 /** `N tests finished…` on one terminal line, cleared when the run ends. */
 function liveCount(out: NodeJS.WriteStream): { show: (n: number) => void; clear: () => void } {
@@ -198,68 +154,4 @@ async function finish(run: Execution, outcome: ProcessOutcome, follower: ReportF
   });
   await writeJsonAtomic(artifacts.lastReport, result);
   return result;
-}
-
-interface Parts {
-  readonly status: RunStatus;
-  readonly outcome: ProcessOutcome | null;
-  readonly summary: RunReport['summary'];
-  readonly failed: readonly FailedTestRecord[];
-  readonly warnings: readonly string[];
-  readonly error: RunReport['error'];
-  readonly rerun: RunReport['rerun'];
-  readonly failuresFile: string | null;
-}
-
-function buildReport(run: Context & { invocation?: Invocation }, parts: Parts): RunReport {
-  const { request, invocation } = run;
-  const failedOnlyNext = run.root === request.cwd ? 'run-tests --failed-only' : `run-tests --failed-only ${path.relative(request.cwd, run.root)}`;
-  return {
-    schema_version: SCHEMA_VERSION,
-    source: 'run',
-    status: parts.status,
-    exit_code: exitCodeOf(parts.status, request.allowNoTests),
-    framework: run.detection?.adapter.id ?? null,
-    reason: run.detection?.reason ?? null,
-    command: invocation ? displayCommand(invocation) : null,
-    project_root: run.root,
-    exit_status: parts.outcome?.exitCode ?? null,
-    signal: parts.outcome?.signal ?? null,
-    timed_out: parts.outcome?.timedOut ?? false,
-    duration_ms: Math.round(parts.outcome?.durationMs ?? 0),
-    summary: parts.summary,
-    failed_tests: parts.failed,
-    rerun: parts.rerun,
-    artifact: parts.outcome ? run.artifacts.log : null,
-    failures_file: parts.failuresFile,
-    next: parts.failed.length > 0 ? failedOnlyNext : null,
-    warnings: parts.warnings,
-    error: parts.error,
-    projects: [],
-  };
-}
-
-const EMPTY_PARTS = {
-  outcome: null,
-  summary: summarize(null),
-  failed: [],
-  warnings: [],
-  error: null,
-  rerun: null,
-  failuresFile: null,
-} satisfies Omit<Parts, 'status'>;
-
-function nothingToRerun(run: Context): RunReport {
-  return buildReport(run, {
-    ...EMPTY_PARTS,
-    status: 'nothing_to_rerun',
-    summary: summarize([]),
-    warnings: ['the last run recorded no failures: nothing to rerun'],
-    rerun: { selected: 0, not_run: [] },
-    failuresFile: run.artifacts.lastFailures,
-  });
-}
-
-function harnessErrorReport(run: Context, error: HarnessError): RunReport {
-  return buildReport(run, { ...EMPTY_PARTS, status: 'error', error: { code: error.code, message: error.message } });
 }

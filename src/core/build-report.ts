@@ -1,0 +1,83 @@
+import path from 'node:path';
+import type { Invocation } from '../adapters/types.js';
+import type { Detection } from '../detect/detect.js';
+import type { ProcessOutcome } from '../process/index.js';
+import type { ArtifactPaths } from '../store/artifacts.js';
+import type { HarnessError } from './errors.js';
+import { displayCommand } from './quote.js';
+import { SCHEMA_VERSION, type RunReport } from './report.js';
+import type { RunRequest } from './request.js';
+import type { FailedTestRecord, RunStatus } from './types.js';
+import { exitCodeOf, summarize } from './verdict.js';
+
+/** What a project's report is built from. */
+export interface Context {
+  readonly request: RunRequest;
+  readonly root: string;
+  readonly artifacts: ArtifactPaths;
+  readonly detection: Detection | null;
+}
+
+export interface Parts {
+  readonly status: RunStatus;
+  readonly outcome: ProcessOutcome | null;
+  readonly summary: RunReport['summary'];
+  readonly failed: readonly FailedTestRecord[];
+  readonly warnings: readonly string[];
+  readonly error: RunReport['error'];
+  readonly rerun: RunReport['rerun'];
+  readonly failuresFile: string | null;
+}
+
+export function buildReport(run: Context & { invocation?: Invocation }, parts: Parts): RunReport {
+  const { request, invocation } = run;
+  const failedOnlyNext = run.root === request.cwd ? 'run-tests --failed-only' : `run-tests --failed-only ${path.relative(request.cwd, run.root)}`;
+  return {
+    schema_version: SCHEMA_VERSION,
+    source: 'run',
+    status: parts.status,
+    exit_code: exitCodeOf(parts.status, request.allowNoTests),
+    framework: run.detection?.adapter.id ?? null,
+    reason: run.detection ? [run.detection.reason, ...(invocation?.notes ?? [])].join('; ') : null,
+    command: invocation ? displayCommand(invocation) : null,
+    project_root: run.root,
+    exit_status: parts.outcome?.exitCode ?? null,
+    signal: parts.outcome?.signal ?? null,
+    timed_out: parts.outcome?.timedOut ?? false,
+    duration_ms: Math.round(parts.outcome?.durationMs ?? 0),
+    summary: parts.summary,
+    failed_tests: parts.failed,
+    rerun: parts.rerun,
+    artifact: parts.outcome ? run.artifacts.log : null,
+    failures_file: parts.failuresFile,
+    next: parts.failed.length > 0 ? failedOnlyNext : null,
+    warnings: parts.warnings,
+    error: parts.error,
+    projects: [],
+  };
+}
+
+const EMPTY_PARTS = {
+  outcome: null,
+  summary: summarize(null),
+  failed: [],
+  warnings: [],
+  error: null,
+  rerun: null,
+  failuresFile: null,
+} satisfies Omit<Parts, 'status'>;
+
+export function nothingToRerun(run: Context): RunReport {
+  return buildReport(run, {
+    ...EMPTY_PARTS,
+    status: 'nothing_to_rerun',
+    summary: summarize([]),
+    warnings: ['the last run recorded no failures: nothing to rerun'],
+    rerun: { selected: 0, not_run: [] },
+    failuresFile: run.artifacts.lastFailures,
+  });
+}
+
+export function harnessErrorReport(run: Context, error: HarnessError): RunReport {
+  return buildReport(run, { ...EMPTY_PARTS, status: 'error', error: { code: error.code, message: error.message } });
+}

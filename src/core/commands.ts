@@ -1,0 +1,52 @@
+import type { Invocation } from '../adapters/types.js';
+import { startProcess, type ProcessOutcome } from '../process/index.js';
+import type { Interrupts } from './request.js';
+
+export interface CommandsOptions {
+  readonly logPath: string;
+  readonly timeoutMs: number;
+  readonly killGraceMs: number;
+  readonly tee: NodeJS.WritableStream | null;
+}
+
+/** Runs the invocation's commands one after another within one timeout; the first
+ * non-zero exit is the run's, and a timeout or interrupt stops the sequence. */
+export async function runCommands(invocation: Invocation, options: CommandsOptions, interrupts: Interrupts): Promise<ProcessOutcome> {
+  const deadline = performance.now() + options.timeoutMs;
+  let combined: ProcessOutcome | null = null;
+  for (const [index, argv] of [invocation.argv, ...(invocation.thenArgv ?? [])].entries()) {
+    if (combined !== null && (interrupts.signal !== null || combined.timedOut)) break;
+    const child = startProcess({
+      argv,
+      cwd: invocation.cwd,
+      env: invocation.env,
+      logPath: options.logPath,
+      appendLog: index > 0,
+      timeoutMs: Math.max(1, Math.round(deadline - performance.now())),
+      killGraceMs: options.killGraceMs,
+      tee: options.tee,
+    });
+    const unsubscribe = interrupts.on((signal) => child.interrupt(signal));
+    try {
+      const outcome: ProcessOutcome = await child.done;
+      combined = combined === null ? outcome : combineOutcomes(combined, outcome);
+    } finally {
+      unsubscribe();
+    }
+  }
+  if (combined === null) throw new Error('an invocation has at least one command');
+  return combined;
+}
+
+const combineOutcomes = (a: ProcessOutcome, b: ProcessOutcome): ProcessOutcome => {
+  const failedFirst = a.exitCode !== 0 ? a : b;
+  return {
+    exitCode: failedFirst.exitCode,
+    signal: failedFirst.signal,
+    timedOut: a.timedOut || b.timedOut,
+    interrupted: a.interrupted || b.interrupted,
+    durationMs: a.durationMs + b.durationMs,
+    leftoverProcesses: a.leftoverProcesses || b.leftoverProcesses,
+  };
+};
+
