@@ -1,6 +1,7 @@
 import { floodMemory } from './flood-memory.js';
 import { minitestOverhead } from './minitest-overhead.js';
+import { runnerOverhead } from './runner-overhead.js';
 import { startup } from './startup.js';
 
 /** Every benchmark, in the order `npm run bench` runs them. */
-export const benchmarks = [startup, minitestOverhead, floodMemory];
+export const benchmarks = [startup, minitestOverhead, runnerOverhead, floodMemory];

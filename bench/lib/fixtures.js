@@ -84,3 +84,30 @@ end
 
 export const runTestsBin = path.join(repoRoot, 'bin/run-tests.js');
 export const resultsPath = path.join(repoRoot, 'bench/RESULTS.md');
+
+/** A stdlib-only Go module of `packages` packages with `perPackage` passing tests each. */
+export function goSuite(packages, perPackage) {
+  const dir = tempDir(`go-${packages * perPackage}`);
+  fs.writeFileSync(path.join(dir, 'go.mod'), 'module example.com/bench\n\ngo 1.19\n');
+  for (let p = 0; p < packages; p += 1) {
+    const tests = Array.from({ length: perPackage }, (_, i) =>
+      `func Test${i}(t *testing.T) {\n\tif got := strings.Repeat("x", ${i % 7}); len(got) != ${i % 7} {\n\t\tt.Fatalf("got %q", got)\n\t}\n}\n`).join('\n');
+    fs.mkdirSync(path.join(dir, `p${p}`));
+    fs.writeFileSync(path.join(dir, `p${p}`, `p${p}_test.go`), `package p${p}\n\nimport (\n\t"strings"\n\t"testing"\n)\n\n${tests}`);
+  }
+  return dir;
+}
+
+/** A jest project of `files` test files with `perFile` passing tests each, using the
+ * jest installed for run-tests' own tests (node_modules linked in). */
+export function jestSuite(files, perFile) {
+  const dir = tempDir(`jest-${files * perFile}`);
+  fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'bench-jest', private: true, scripts: { test: 'jest' }, devDependencies: { jest: '*' } }, null, 2));
+  fs.symlinkSync(path.join(repoRoot, 'node_modules'), path.join(dir, 'node_modules'));
+  fs.mkdirSync(path.join(dir, 'test'));
+  for (let f = 0; f < files; f += 1) {
+    const tests = Array.from({ length: perFile }, (_, i) => `  test('case ${i}', () => {\n    expect([${i}, 1].sort((a, b) => a - b)[0]).toBe(${Math.min(i, 1)});\n  });\n`).join('');
+    fs.writeFileSync(path.join(dir, 'test', `file${f}.test.js`), `describe('file ${f}', () => {\n${tests}});\n`);
+  }
+  return dir;
+}
