@@ -26,13 +26,14 @@ export async function runProject(request: RunRequest, selection: ProjectSelectio
   let detection: Detection | null = null;
   const base = { request, root: selection.root, artifacts };
   try {
-    detection = detectRunner(readProjectFacts(selection.root), request.runner);
+    const facts = readProjectFacts(selection.root);
+    detection = detectRunner(facts, request.runner);
     const previous = await previousFailures(request, detection.adapter, artifacts);
     const rerun = request.failedOnly ? selectRerun(previous ?? [], selection.files) : null;
     if (rerun !== null && rerun.length === 0) return nothingToRerun({ ...base, detection });
     const invocation = detection.adapter.plan({
       root: selection.root,
-      facts: readProjectFacts(selection.root),
+      facts,
       files: selection.files,
       name: request.name,
       rerun,
@@ -40,7 +41,7 @@ export async function runProject(request: RunRequest, selection: ProjectSelectio
       env: request.env,
       reportersDir: request.reportersDir,
     });
-    return await execute({ ...base, detection, invocation, rerun, previous: previous ?? [] }, interrupts);
+    return await execute({ ...base, detection, invocation, files: selection.files, rerun, previous: previous ?? [] }, interrupts);
   } catch (error) {
     if (!(error instanceof HarnessError) || error.code === 'USAGE') throw error;
     return harnessErrorReport({ ...base, detection }, error);
@@ -50,6 +51,8 @@ export async function runProject(request: RunRequest, selection: ProjectSelectio
 interface Execution extends Context {
   readonly detection: Detection;
   readonly invocation: Invocation;
+  /** This project's files from the request (empty: the whole project). */
+  readonly files: readonly string[];
   readonly rerun: readonly FailedTestRecord[] | null;
   readonly previous: readonly FailedTestRecord[];
 }
@@ -135,7 +138,7 @@ async function finish(run: Execution, outcome: ProcessOutcome, follower: ReportF
   // A rerun that lost some of its selection proves nothing about those tests.
   if (status === 'passed' && missing.length > 0) status = 'error';
   if (tests.length > 0) {
-    const wholeTruth = report?.complete === true && run.rerun === null && request.files.length === 0 && request.name === null;
+    const wholeTruth = report?.complete === true && run.rerun === null && run.files.length === 0 && request.name === null;
     await writeLastFailures(artifacts.lastFailures, {
       framework: run.detection.adapter.id,
       project_root: run.root,
