@@ -1,5 +1,5 @@
 import type { ArtifactPaths } from '../store/artifacts.js';
-import type { FailedTestRecord } from '../core/types.js';
+import type { FailedTestRecord, TestResult } from '../core/types.js';
 import type { ProjectFacts } from '../detect/facts.js';
 import type { ParserId } from '../parsers/index.js';
 
@@ -43,6 +43,12 @@ export interface Invocation {
   readonly notes?: readonly string[];
   /** Environment variables run-tests set that belong in the displayed command. */
   readonly shownEnv?: readonly string[];
+  /** How each command is displayed, when argv wraps the runner in a launcher of ours:
+   * the runner's own command, as a person would type it. */
+  readonly shownArgv?: (argv: readonly string[]) => readonly string[];
+  /** Executables a launcher will start, checked on the child's PATH before spawning so
+   * a missing one is RUNNER_MISSING with the install hint, not a missing report. */
+  readonly requires?: readonly string[];
   /** In order of preference: the first one that parses as complete wins; otherwise the
    * one with the most results is used, marked incomplete. Deleted before the run, and
    * followed while the runner writes them (the live count comes from them). */
@@ -61,4 +67,8 @@ export interface Adapter {
   detect(facts: ProjectFacts): string | null;
   /** Pure: the command to run. Throws a USAGE HarnessError for a request it cannot honour. */
   plan(request: PlanRequest): Invocation;
+  /** Whether a result of this run speaks for a recorded failure with another id (a
+   * package-level build failure, say, is settled once a test of that package ran).
+   * Same ids, and file-level records (id = file) by a result in that file, always are. */
+  covers?(record: FailedTestRecord, result: TestResult): boolean;
 }

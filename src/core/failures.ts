@@ -12,14 +12,18 @@ export const toRecord = (test: FailedTest): FailedTestRecord => ({
   id: test.id,
 });
 
+/** An adapter's own rule for results that speak for a record with another id. */
+export type Covers = (record: FailedTestRecord, result: TestResult) => boolean;
+
 /** Whether this run's results say anything about a recorded failure: the same test
- * ran, or, for a file-level entry (a load error, id = file), a test of that file ran. */
-export const covers = (results: readonly TestResult[], record: FailedTestRecord): boolean =>
-  results.some((r) => r.id === record.id || (record.id === record.file && r.file === record.file));
+ * ran, or, for a file-level entry (a load error, id = file), a test of that file ran,
+ * or the adapter's rule says so. */
+export const covers = (results: readonly TestResult[], record: FailedTestRecord, extra?: Covers): boolean =>
+  results.some((r) => r.id === record.id || (record.id === record.file && r.file === record.file) || (extra?.(record, r) ?? false));
 
 /** The selected tests of a rerun that did not run: never a silent pass. */
-export const notRun = (selected: readonly FailedTestRecord[], results: readonly TestResult[]): FailedTestRecord[] =>
-  selected.filter((record) => !covers(results, record));
+export const notRun = (selected: readonly FailedTestRecord[], results: readonly TestResult[], extra?: Covers): FailedTestRecord[] =>
+  selected.filter((record) => !covers(results, record, extra));
 
 /** The failures to remember after a run. A complete run of the whole suite is the whole
  * truth; any narrower or cut-short run keeps earlier failures it did not reach. */
@@ -27,8 +31,9 @@ export function nextFailures(
   previous: readonly FailedTestRecord[],
   results: readonly TestResult[],
   wholeTruth: boolean,
+  extra?: Covers,
 ): FailedTestRecord[] {
   const current = results.filter(isFailure).map(toRecord);
   if (wholeTruth) return current;
-  return [...current, ...previous.filter((record) => !covers(results, record))];
+  return [...current, ...previous.filter((record) => !covers(results, record, extra))];
 }

@@ -9,13 +9,14 @@ export const shellQuote = (word: string): string => (SAFE.test(word) ? word : `'
 
 /** The command as a person would type it in the project root: the environment run-tests
  * set that matters, and paths inside the root made relative. */
-export function displayCommand(invocation: Pick<Invocation, 'argv' | 'thenArgv' | 'env' | 'shownEnv' | 'cwd'>): string {
+export function displayCommand(invocation: Pick<Invocation, 'argv' | 'thenArgv' | 'shownArgv' | 'env' | 'shownEnv' | 'cwd'>): string {
   const prefix = `${invocation.cwd}${path.sep}`;
   const word = (w: string) => shellQuote(w.startsWith(prefix) ? w.slice(prefix.length) : w);
   const assignments = (invocation.shownEnv ?? []).flatMap((key) => {
     const value = invocation.env[key];
     return value === undefined ? [] : [`${key}=${word(value)}`];
   });
-  const commands = [invocation.argv, ...(invocation.thenArgv ?? [])].map((argv) => [...assignments, ...argv.map(word)].join(' '));
+  const shown = invocation.shownArgv ?? ((argv: readonly string[]) => argv);
+  const commands = [invocation.argv, ...(invocation.thenArgv ?? [])].map(shown).map((argv) => [...assignments, ...argv.map(word)].join(' '));
   return commands.join(' ; ');
 }

@@ -16,6 +16,7 @@ import { readLogTail } from './log-tail.js';
 import type { RunReport } from './report.js';
 import type { Interrupts, RunRequest } from './request.js';
 import type { FailedTestRecord, RunStatus } from './types.js';
+import { onPath } from '../process/index.js';
 import { decide, summarize } from './verdict.js';
 
 /** Runs one project's suite and returns its report. Harness failures that concern the
@@ -78,6 +79,10 @@ function selectRerun(previous: readonly FailedTestRecord[], files: readonly stri
 
 async function execute(run: Execution, interrupts: Interrupts): Promise<RunReport> {
   const { request, invocation, artifacts } = run;
+  const missingTool = (invocation.requires ?? []).find((tool) => !onPath(tool, invocation.env));
+  if (missingTool !== undefined) {
+    throw new HarnessError('RUNNER_MISSING', `${missingTool} not found on PATH (run from ${invocation.cwd}); ${run.detection.adapter.installHint}`, { command: missingTool });
+  }
   await ensureArtifactsDir(artifacts);
   await Promise.all(invocation.reports.map((r) => fs.rm(r.path, { force: true })));
   const live = request.liveCount ? liveCount(request.liveCount) : null;
@@ -130,7 +135,8 @@ async function finish(run: Execution, outcome: ProcessOutcome, follower: ReportF
   const tests = report?.tests ?? [];
   const warnings = [...read.warnings, ...verdict.warnings];
   if (outcome.leftoverProcesses) warnings.push('the runner left processes behind in its process group; run-tests killed them');
-  const missing = run.rerun ? notRun(run.rerun, tests) : [];
+  const extra = run.detection.adapter.covers?.bind(run.detection.adapter);
+  const missing = run.rerun ? notRun(run.rerun, tests, extra) : [];
   if (missing.length > 0 && verdict.status !== 'interrupted' && verdict.status !== 'timed_out') {
     warnings.push(`${missing.length} of the ${run.rerun?.length} selected tests did not run: ${missing.map((t) => t.test_name).join(', ')}`);
   }
@@ -142,7 +148,7 @@ async function finish(run: Execution, outcome: ProcessOutcome, follower: ReportF
     await writeLastFailures(artifacts.lastFailures, {
       framework: run.detection.adapter.id,
       project_root: run.root,
-      failed_tests: nextFailures(run.previous, tests, wholeTruth),
+      failed_tests: nextFailures(run.previous, tests, wholeTruth, extra),
     });
   }
   const result = buildReport(run, {

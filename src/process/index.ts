@@ -1,3 +1,4 @@
 export { startProcess } from './start.js';
 export { groupHasLiveMembers, killProcessGroup } from './kill.js';
 export type { ProcessOutcome, RunningProcess, StartOptions } from './types.js';
+export { onPath } from './on-path.js';

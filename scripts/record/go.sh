@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Regenerates test/fixtures/outputs/go/<case>.jsonl from real runs of the fixture
+# projects through reporters/go/go-test-json.mjs, exactly as the go-json parser sees
+# them: the launcher's start/end lines, go's JSON events and go's plain text. The temp
+# root becomes `<root>`; times, elapsed seconds and durations are normalised.
+# The <case>.expected.json files are NOT regenerated: after recording, check each
+# changed value against the fixture sources by eye and update them.
+#
+# GO119 and GO123 name the go binaries (default: `go` on PATH, and
+# /usr/lib/go-1.23/bin/go, Debian's golang-1.23-go from bookworm-backports); the
+# Go 1.23 cases are skipped when that binary is missing.
+set -euo pipefail
+
+repo="$(cd "$(dirname "$0")/../.." && pwd)"
+projects="$repo/test/fixtures/projects"
+out="$repo/test/fixtures/outputs/go"
+launcher="$repo/reporters/go/go-test-json.mjs"
+go119="${GO119:-$(command -v go)}"
+go123="${GO123:-/usr/lib/go-1.23/bin/go}"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$out"
+
+# No network, no toolchain switching, a cache of our own (-count=1 bypasses results anyway).
+export GOPROXY=off GOTOOLCHAIN=local GOFLAGS= GOCACHE="$work/gocache"
+
+# record <case> <project> <go binary> [go test arguments...]
+record() {
+  local name="$1" project="$2" gobin="$3"; shift 3
+  local root="$work/$name"
+  cp -R "$projects/$project" "$root"
+  root="$(cd "$root" && pwd -P)"
+  local module
+  module="$(sed -n 's/^module[[:space:]]*//p' "$root/go.mod")"
+  echo "== $name: (cd $project && $("$gobin" version | cut -d' ' -f3) test -json -count=1 $*)" >&2
+  (
+    cd "$root"
+    PATH="$(dirname "$gobin"):$PATH" node "$launcher" --report "$work/$name.jsonl" --module "$module" -- \
+      go test -json -count=1 "$@" >"$work/$name.log" 2>&1
+  ) || echo "   (exit status $?, expected when tests fail)" >&2
+  ROOT="$root" perl -pe '
+    s/\Q$ENV{ROOT}\E/<root>/g;
+    s/"Time":"[^"]*"/"Time":"2000-01-01T00:00:00Z"/g;
+    s/"Elapsed":[0-9.e-]+/"Elapsed":0/g;
+    s/\((\d+\.\d+)s\)/(0.00s)/g;
+    s/\\t\d+\.\d+s\b/\\t0.000s/g;
+  ' "$work/$name.jsonl" >"$out/$name.jsonl"
+}
+
+record mixed go-mixed "$go119" ./...
+record build-error go-build-error "$go119" ./...
+record panic go-panic "$go119" ./...
+# --name 'TestTable/wrong_[neg]' as the go adapter passes it: sub has no such test.
+record filtered go-mixed "$go119" -run 'TestTable$/^wrong_\[neg\]' ./...
+# --failed-only after `mixed`, for the root package: a nested and a bracketed leaf.
+record rerun go-mixed "$go119" -run '^TestNested$/^outer$/^inner_\(bad\)$|^TestTable$/^wrong_\[neg\]$' .
+if [ -x "$go123" ]; then
+  record mixed.go1.23 go-mixed "$go123" ./...
+  record build-error.go1.23 go-build-error "$go123" ./...
+else
+  echo "no Go 1.23 at $go123: the go1.23 cases were not recorded" >&2
+fi
+
+# A run killed mid-write: mixed up to the root package's last test event, the last
+# line cut in half, so neither package nor launcher reported its end.
+node -e '
+  const fs = require("fs");
+  const lines = fs.readFileSync(process.argv[1], "utf8").split("\n");
+  const end = lines.findIndex((l) => l.includes("\"Action\":\"fail\"") && l.includes("\"Test\":\"TestNested/outer/inner_(bad)\""));
+  const kept = lines.slice(0, end + 1);
+  const last = kept.pop();
+  process.stdout.write(kept.join("\n") + "\n" + last.slice(0, Math.floor(last.length / 2)));
+' "$out/mixed.jsonl" >"$out/truncated.jsonl"
+
+echo "recorded into $out; now review the .expected.json files" >&2

@@ -1,0 +1,129 @@
+import path from 'node:path';
+import type { FailedTestRecord } from '../core/types.js';
+import type { ProjectFacts } from '../detect/facts.js';
+import type { Adapter, Invocation, NameFilter, PlanRequest } from './types.js';
+
+/** `go test` through reporters/go/go-test-json.mjs, which appends go's JSON event stream
+ * (and its plain-text build errors) to the report file line by line as go prints it;
+ * see that file for why. `-count=1`: a cached result would replay old evidence. */
+const GO_TEST = ['go', 'test', '-json', '-count=1'] as const;
+
+export const go: Adapter = {
+  id: 'go',
+  markers: ['go.mod'],
+  lookingFor: 'go.mod (go test)',
+  installHint: 'install Go (Debian: apt-get install golang-go)',
+
+  detect(facts) {
+    return facts.exists('go.mod') ? 'go.mod found: `go test ./...`' : null;
+  },
+
+  plan(request: PlanRequest): Invocation {
+    const report = request.artifacts.file('go-test.jsonl');
+    const module = modulePath(request.facts);
+    const launcher = [
+      process.execPath, path.join(request.reportersDir, 'go', 'go-test-json.mjs'),
+      '--report', report, '--module', module ?? '', '--',
+    ];
+    const commands = request.rerun
+      ? rerunCommands(request.rerun, module)
+      : [{ run: request.name ? goRunPattern(request.name) : null, packages: packagesOf(request.files, request.facts) }];
+    const [first, ...rest] = commands.map(({ run, packages }) => [
+      ...launcher, ...GO_TEST, ...(run === null ? [] : ['-run', run]), ...packages,
+    ]);
+    return {
+      argv: first ?? [...launcher, ...GO_TEST, './...'],
+      ...(rest.length > 0 ? { thenArgv: rest } : {}),
+      env: { ...request.env },
+      cwd: request.root,
+      reports: [{ path: report, parser: 'go-json' }],
+      requires: ['go'],
+      // Show go's own command, not the launcher around it.
+      shownArgv: (argv) => argv.slice(argv.indexOf('--') + 1),
+    };
+  },
+
+  /** A package-level record (a build failure: id = import path) is settled once any
+   * test of that package has run. */
+  covers(record, result) {
+    return !record.id.includes(' ') && result.id.startsWith(`${record.id} `);
+  },
+};
+
+/** The `module` directive of go.mod, or null. */
+export function modulePath(facts: ProjectFacts): string | null {
+  const match = /^\s*module\s+("?)([^\s"]+)\1\s*(?:\/\/.*)?$/m.exec(facts.read('go.mod') ?? '');
+  return match?.[2] ?? null;
+}
+
+/** Go's regexp.QuoteMeta: the text matched literally by RE2. */
+export const escapeGoRegex = (text: string): string => text.replace(/[\\.+*?()|[\]{}^$]/g, (c) => `\\${c}`);
+
+/** `--name` as `-run`. go matches -run one subtest level at a time, splitting it at each
+ * `/` outside brackets: a plain name without `/` matches top-level tests whose name
+ * contains it (their subtests run with them); `Table/wrong` matches subtests named
+ * `wrong…` of a top-level test named `…Table`. A /regex/ is passed on as written. */
+export function goRunPattern(name: NameFilter): string {
+  if (name.regex) return name.text;
+  const parts = name.text.split('/').map(escapeGoRegex);
+  if (parts.length === 1) return parts[0] ?? '';
+  const last = parts.length - 1;
+  return parts.map((part, i) => (i === 0 ? `${part}$` : i === last ? `^${part}` : `^${part}$`)).join('/');
+}
+
+/** The packages of the given files (`./dir`, `.` for the root); a directory is its
+ * package, or every package below it when it holds no .go file itself. */
+export function packagesOf(files: readonly string[], facts: ProjectFacts): string[] {
+  if (files.length === 0) return ['./...'];
+  return [...new Set(files.map((file) => {
+    const clean = file.replace(/\/+$/, '');
+    if (clean === '' || clean === '.') return hasGoFiles(facts, '') ? '.' : './...';
+    if (facts.isDirectory(clean)) return hasGoFiles(facts, clean) ? `./${clean}` : `./${clean}/...`;
+    const dir = path.posix.dirname(clean);
+    return dir === '.' ? '.' : `./${dir}`;
+  }))];
+}
+
+const hasGoFiles = (facts: ProjectFacts, dir: string): boolean => facts.list(dir).some((name) => name.endsWith('.go'));
+
+export interface GoCommand {
+  /** The -run pattern, or null for the whole package. */
+  readonly run: string | null;
+  readonly packages: readonly string[];
+}
+
+/** Exact reruns. Ids are `<import path> <test name>`, or the import path alone for a
+ * package-level entry (a build failure), which reruns its whole package. -run applies
+ * to every package of a command, so each package gets its own selection; packages
+ * sharing one selection share a command. Each test is one alternative of exact levels,
+ * `^TestA$/^x$|^TestB$/^y$`, so no level of one test combines with another's. */
+export function rerunCommands(rerun: readonly FailedTestRecord[], module: string | null): GoCommand[] {
+  const selections = new Map<string, Set<string> | null>();
+  for (const record of rerun) {
+    const space = record.id.indexOf(' ');
+    const pkg = space < 0 ? record.id : record.id.slice(0, space);
+    if (pkg === '') continue;
+    const current = selections.has(pkg) ? selections.get(pkg) ?? null : new Set<string>();
+    if (space < 0 || current === null) selections.set(pkg, null);
+    else selections.set(pkg, current.add(record.id.slice(space + 1)));
+  }
+  const commands = new Map<string, { run: string | null; packages: string[] }>();
+  for (const [pkg, tests] of selections) {
+    const run = tests === null ? null : [...tests].map(exactTestPattern).join('|');
+    const key = run ?? '';
+    const command = commands.get(key) ?? { run, packages: [] };
+    command.packages.push(packageArgument(pkg, module));
+    commands.set(key, command);
+  }
+  return [...commands.values()];
+}
+
+/** `TestTable/wrong_[neg]` → `^TestTable$/^wrong_\[neg\]$`. */
+export const exactTestPattern = (name: string): string => name.split('/').map((level) => `^${escapeGoRegex(level)}$`).join('/');
+
+/** A package for the go command line: `./dir` inside the module, else its import path. */
+function packageArgument(importPath: string, module: string | null): string {
+  if (module === null) return importPath;
+  if (importPath === module) return '.';
+  return importPath.startsWith(`${module}/`) ? `./${importPath.slice(module.length + 1)}` : importPath;
+}

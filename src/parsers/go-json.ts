@@ -1,0 +1,260 @@
+/** Parses the report reporters/go/go-test-json.mjs writes: `go test -json` events,
+ * go's plain text (build failures), framed by the launcher's `{"RunTests":"start"}`
+ * (with the module path) and `{"RunTests":"end"}` lines, once per go command.
+ *
+ * Only leaf tests count: a parent whose failure is its child's is neither counted nor
+ * listed. Ids are `<import path> <test name>` (neither part can hold a space: go
+ * rewrites spaces in test names to `_`), or the import path alone for a package-level
+ * entry (a build failure, a package that failed outside any test); the go adapter
+ * turns them back into exact `-run` selections. */
+import type { FailedTest, ParseContext, ParsedReport, TestResult } from '../core/types.js';
+import { boundMessage, str } from './fields.js';
+import { BuildFailures, failureLocation, messageOf, packageOfBuild, panicked, prefixLocation, timedOutAfter } from './go-text.js';
+import { lineParser, parseText, type ParserFactory } from './stream.js';
+
+type Json = Record<string, unknown>;
+type Base = Pick<FailedTest, 'id' | 'name' | 'file' | 'line' | 'durationMs'>;
+
+interface TestState {
+  readonly name: string;
+  readonly output: string[];
+  done: boolean;
+  hasChildren: boolean;
+  hasFailedChild: boolean;
+}
+
+interface PackageState {
+  readonly path: string;
+  readonly tests: Map<string, TestState>;
+  readonly output: string[];
+  done: boolean;
+  results: number;
+}
+
+const IGNORED_ACTIONS = new Set(['start', 'pause', 'cont', 'bench']);
+
+export const createGoJsonParser: ParserFactory = (ctx) => {
+  const stream = new GoStream(ctx);
+  return lineParser({
+    line: (text, lineNo, cutOff) => stream.line(text, lineNo, cutOff),
+    end: () => stream.end(),
+    finished: () => stream.results.size,
+  });
+};
+
+export const parseGoJson = (text: string, ctx: ParseContext): ParsedReport => parseText(createGoJsonParser, text, ctx);
+
+class GoStream {
+  readonly results = new Map<string, TestResult>();
+  private readonly packages = new Map<string, PackageState>();
+  private readonly build: BuildFailures;
+  private readonly warnings: string[] = [];
+  private readonly unknownActions = new Set<string>();
+  private readonly stray: string[] = [];
+  private module: string | null = null;
+  private starts = 0;
+  private ends = 0;
+  private cutOff = false;
+
+  constructor(private readonly ctx: ParseContext) {
+    this.build = new BuildFailures(ctx);
+  }
+
+  line(raw: string, lineNo: number, cutOff: boolean): void {
+    if (cutOff) {
+      // The writer stopped mid-line: whatever the fragment says cannot be trusted.
+      this.cutOff = true;
+      this.warnings.push(`line ${lineNo}: cut off mid-line, ignored: ${preview(raw)}`);
+      return;
+    }
+    const line = raw.replace(/\r$/, '');
+    if (line.trim() === '') return;
+    const event = line.startsWith('{') ? parseJsonObject(line) : undefined;
+    if (event === undefined) {
+      if (!this.build.text(line)) this.stray.push(line);
+      return;
+    }
+    if ('RunTests' in event) this.launcherLine(event);
+    else this.event(event, lineNo);
+  }
+
+  end(): ParsedReport {
+    const ran = (pkg: string) => (this.packages.get(pkg)?.results ?? 0) > 0;
+    for (const entry of this.build.entries(ran)) this.results.set(entry.id, entry);
+    if (this.stray.length > 0) {
+      this.warnings.push(`${this.stray.length} line(s) of go's output were neither test events nor build errors, e.g. ${preview(this.stray[0] ?? '')}`);
+    }
+    const unfinished = [...this.packages.values()].filter((p) => !p.done).map((p) => p.path);
+    if (unfinished.length > 0) this.warnings.push(`go did not finish package(s) ${unfinished.join(', ')}`);
+    const framed = this.starts > 0 || this.packages.size > 0;
+    const complete = framed && !this.cutOff && this.starts === this.ends && unfinished.length === 0;
+    return { tests: [...this.results.values()], complete, warnings: this.warnings };
+  }
+
+  private launcherLine(line: Json): void {
+    switch (line['RunTests']) {
+      case 'start':
+        this.starts += 1;
+        this.module = str(line['Module']) || this.module;
+        return;
+      case 'end':
+        this.ends += 1;
+        return;
+      case 'spawn-error':
+        this.warnings.push(`${str(line['Command']) ?? 'go'} could not be started (${str(line['Message']) ?? 'unknown error'}); is Go installed? (Debian: apt-get install golang-go)`);
+        return;
+      default:
+        this.warnings.push(`unknown run-tests line ${JSON.stringify(line['RunTests'])}, ignored`);
+    }
+  }
+
+  private event(event: Json, lineNo: number): void {
+    const action = str(event['Action']);
+    const importPath = str(event['ImportPath']);
+    if (action === 'build-output' || action === 'build-fail') {
+      // Go 1.21+: build output as events, keyed by the build action's import path.
+      const pkg = packageOfBuild(importPath ?? '');
+      if (action === 'build-fail') this.build.markFailed(pkg);
+      else for (const text of (str(event['Output']) ?? '').split('\n')) if (text.trim() !== '') this.build.text(text, pkg);
+      return;
+    }
+    const path = str(event['Package']);
+    if (action === null || path === null) {
+      this.warnings.push(`line ${lineNo}: a go test event without Action or Package, ignored: ${preview(JSON.stringify(event))}`);
+      return;
+    }
+    const pkg = this.package(path);
+    const name = str(event['Test']);
+    if (IGNORED_ACTIONS.has(action)) return;
+    if (action === 'run' && name !== null) return void this.run(pkg, name);
+    if (action === 'output') {
+      const output = str(event['Output']) ?? '';
+      const test = name === null ? undefined : pkg.tests.get(name);
+      (test?.output ?? pkg.output).push(output);
+      if (test === undefined) this.build.packageOutput(output);
+      return;
+    }
+    if (action === 'pass' || action === 'fail' || action === 'skip') {
+      const elapsed = typeof event['Elapsed'] === 'number' ? event['Elapsed'] : null;
+      if (name !== null) this.finishTest(pkg, this.test(pkg, name), action, elapsed);
+      else this.finishPackage(pkg, action, str(event['FailedBuild']));
+      return;
+    }
+    if (!this.unknownActions.has(action)) {
+      this.unknownActions.add(action);
+      this.warnings.push(`line ${lineNo}: unknown go test action ${JSON.stringify(action)}, ignored`);
+    }
+  }
+
+  private package(path: string): PackageState {
+    let pkg = this.packages.get(path);
+    if (!pkg) this.packages.set(path, (pkg = { path, tests: new Map(), output: [], done: false, results: 0 }));
+    return pkg;
+  }
+
+  private test(pkg: PackageState, name: string): TestState {
+    let test = pkg.tests.get(name);
+    if (!test) pkg.tests.set(name, (test = { name, output: [], done: false, hasChildren: false, hasFailedChild: false }));
+    return test;
+  }
+
+  private run(pkg: PackageState, name: string): void {
+    this.test(pkg, name);
+    for (const parent of ancestors(pkg, name)) parent.hasChildren = true;
+  }
+
+  private finishTest(pkg: PackageState, test: TestState, action: 'pass' | 'fail' | 'skip', elapsed: number | null): void {
+    test.done = true;
+    if (action === 'fail') for (const parent of ancestors(pkg, test.name)) parent.hasFailedChild = true;
+    // A parent counts only when it failed on its own (no child failed): that failure is its own.
+    if (test.hasChildren && (action !== 'fail' || test.hasFailedChild)) return;
+    const base: Base = {
+      id: `${pkg.path} ${test.name}`,
+      name: test.name,
+      file: null,
+      line: null,
+      ...(elapsed === null ? {} : { durationMs: Math.round(elapsed * 1000) }),
+    };
+    if (action === 'pass') this.add(pkg, { ...base, status: 'passed' });
+    else if (action === 'skip') this.add(pkg, this.skipped(pkg, test, base));
+    else this.add(pkg, this.failed(pkg, test, base));
+  }
+
+  private skipped(pkg: PackageState, test: TestState, base: Base): TestResult {
+    const message = messageOf(test.output);
+    const at = prefixLocation(test.output.join('').split('\n'), this.packageDir(pkg.path));
+    return { ...base, ...(at ?? {}), status: 'skipped', ...(message === '' ? {} : { message: boundMessage(message) }) };
+  }
+
+  private failed(pkg: PackageState, test: TestState, base: Base, extra = ''): FailedTest {
+    const at = failureLocation(test.output, this.packageDir(pkg.path), this.ctx);
+    const message = [messageOf(test.output), extra].filter((m) => m !== '').join('\n') || 'failed without a message';
+    return { ...base, ...(at ?? {}), status: panicked(test.output) ? 'error' : 'failed', message: boundMessage(message) };
+  }
+
+  /** The package's final line. Tests still running then were cut off by the package's
+   * end (go's own -timeout, a crash): they are errors. A package that failed without
+   * any test result (and did build) is one error entry. */
+  private finishPackage(pkg: PackageState, action: 'pass' | 'fail' | 'skip', failedBuild: string | null): void {
+    pkg.done = true;
+    if (failedBuild !== null) this.build.markFailed(packageOfBuild(failedBuild));
+    if (action !== 'fail' || failedBuild !== null) return;
+    const running = [...pkg.tests.values()].filter((t) => !t.done);
+    for (const test of running) {
+      if (test.hasFailedChild || running.some((other) => other.name.startsWith(`${test.name}/`))) continue;
+      const after = timedOutAfter(test.output) ?? timedOutAfter(pkg.output);
+      const why = after === null ? 'the test did not finish: its package ended while it ran' : `go's -timeout (${after}) ended the package while this test ran`;
+      const result = this.failed(pkg, test, { id: `${pkg.path} ${test.name}`, name: test.name, file: null, line: null }, why);
+      this.add(pkg, { ...result, status: 'error' });
+      this.warnings.push(`${pkg.path}: ${why} (${test.name}); its later tests did not run`);
+    }
+    const panicking = [...pkg.tests.values()].find((t) => t.done && panicked(t.output));
+    if (panicking) this.warnings.push(`${pkg.path}: ${panicking.name} panicked, which ends the test binary; the package's later tests did not run`);
+    if (pkg.results === 0 && !this.build.has(pkg.path)) this.add(pkg, this.packageFailure(pkg));
+  }
+
+  private packageFailure(pkg: PackageState): FailedTest {
+    const output = pkg.output.filter((o) => !/^FAIL\b/.test(o));
+    const at = failureLocation(output, this.packageDir(pkg.path), this.ctx);
+    return {
+      id: pkg.path,
+      name: `package failed: ${pkg.path}`,
+      ...(at ?? { file: null, line: null }),
+      status: 'error',
+      message: boundMessage(messageOf(output) || `${pkg.path} failed without reporting a test`),
+    };
+  }
+
+  private add(pkg: PackageState, result: TestResult): void {
+    pkg.results += 1;
+    this.results.set(result.id, result);
+  }
+
+  /** The package's directory relative to the module root ('' for the root package),
+   * from its import path and the module path the launcher recorded; null when unknown. */
+  private packageDir(importPath: string): string | null {
+    const module = this.module;
+    if (module === null) return null;
+    if (importPath === module) return '';
+    return importPath.startsWith(`${module}/`) ? importPath.slice(module.length + 1) : null;
+  }
+}
+
+/** The tests above `name` that ran: `TestA` and `TestA/b` for `TestA/b/c`. */
+function ancestors(pkg: PackageState, name: string): TestState[] {
+  const parts = name.split('/');
+  return parts.slice(1).flatMap((_, i) => pkg.tests.get(parts.slice(0, i + 1).join('/')) ?? []);
+}
+
+function parseJsonObject(line: string): Json | undefined {
+  try {
+    const value: unknown = JSON.parse(line);
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function preview(line: string): string {
+  return line.length > 80 ? `${line.slice(0, 80)}…` : line;
+}

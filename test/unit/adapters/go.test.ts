@@ -1,0 +1,118 @@
+import { describe, expect, it } from '@jest/globals';
+import { escapeGoRegex, exactTestPattern, go, goRunPattern, modulePath, packagesOf, rerunCommands } from '../../../src/adapters/go.js';
+import type { PlanRequest } from '../../../src/adapters/types.js';
+import type { FailedTestRecord } from '../../../src/core/types.js';
+import { factsFromFiles } from '../../../src/detect/facts.js';
+import { artifactPaths } from '../../../src/store/artifacts.js';
+
+const GO_MOD = 'module example.com/m // the module\n\ngo 1.19\n';
+const FILES = { 'go.mod': GO_MOD, 'm.go': '', 'm_test.go': '', 'sub/s_test.go': '', 'sub/deep/d_test.go': '', 'internal/x/x_test.go': '' };
+const REPORT = '/p/.run-tests/go-test.jsonl';
+const LAUNCHER = [process.execPath, '/pkg/reporters/go/go-test-json.mjs', '--report', REPORT, '--module', 'example.com/m', '--'];
+
+const request = (over: Partial<PlanRequest> = {}, files: Record<string, string> = FILES): PlanRequest => ({
+  root: '/p',
+  facts: factsFromFiles('/p', files),
+  files: [],
+  name: null,
+  rerun: null,
+  artifacts: artifactPaths('/p'),
+  env: { PATH: '/bin', GOFLAGS: '-tags=x' },
+  reportersDir: '/pkg/reporters',
+  ...over,
+});
+
+const failed = (id: string): FailedTestRecord => ({ id, test_name: id.split(' ')[1] ?? id, file: null, line: null, status: 'failed', message: 'm' });
+
+describe('go detection', () => {
+  it('claims a directory with go.mod, and nothing else', () => {
+    expect(go.detect(factsFromFiles('/p', { 'go.mod': GO_MOD }))).toBe('go.mod found: `go test ./...`');
+    expect(go.detect(factsFromFiles('/p', { 'main.go': '' }))).toBeNull();
+    expect(go.markers).toEqual(['go.mod']);
+    expect(go.installHint).toContain('apt-get install golang-go');
+  });
+
+  it('reads the module path, quoted or not', () => {
+    expect(modulePath(factsFromFiles('/p', { 'go.mod': GO_MOD }))).toBe('example.com/m');
+    expect(modulePath(factsFromFiles('/p', { 'go.mod': '// c\nmodule "example.com/q"\n' }))).toBe('example.com/q');
+    expect(modulePath(factsFromFiles('/p', { 'go.mod': 'go 1.19\n' }))).toBeNull();
+  });
+});
+
+describe('go plan', () => {
+  it('runs every package through the launcher, uncached, keeping the environment', () => {
+    const plan = go.plan(request());
+    expect(plan).toEqual({
+      argv: [...LAUNCHER, 'go', 'test', '-json', '-count=1', './...'],
+      env: { PATH: '/bin', GOFLAGS: '-tags=x' },
+      cwd: '/p',
+      reports: [{ path: REPORT, parser: 'go-json' }],
+      requires: ['go'],
+      shownArgv: expect.any(Function),
+    });
+    expect(plan.shownArgv?.(plan.argv)).toEqual(['go', 'test', '-json', '-count=1', './...']);
+  });
+
+  it('settles a package-level record with any test of that package', () => {
+    const record = { id: 'example.com/m/sub', test_name: 'build failed: example.com/m/sub', file: null, line: null, status: 'error' as const, message: 'm' };
+    const result = (id: string) => ({ id, name: id, file: null, line: null, status: 'passed' as const });
+    expect(go.covers?.(record, result('example.com/m/sub TestA'))).toBe(true);
+    expect(go.covers?.(record, result('example.com/m/subpkg TestA'))).toBe(false);
+    expect(go.covers?.({ ...record, id: 'example.com/m TestA' }, result('example.com/m TestA/x'))).toBe(false);
+  });
+
+  it('runs the packages of the given files and directories', () => {
+    expect(packagesOf(['sub/s_test.go', 'sub/deep/d_test.go', 'sub/other_test.go', 'm_test.go'], request().facts)).toEqual(['./sub', './sub/deep', '.']);
+    expect(packagesOf(['sub', 'sub/deep/', '.'], request().facts)).toEqual(['./sub', './sub/deep', '.']);
+    // A directory without .go files of its own runs the packages below it.
+    expect(packagesOf(['internal'], request().facts)).toEqual(['./internal/...']);
+    expect(go.plan(request({ files: ['sub/s_test.go'] })).argv.slice(LAUNCHER.length)).toEqual(['go', 'test', '-json', '-count=1', './sub']);
+  });
+
+  it('passes --name as -run: a /regex/ as written, plain text escaped and split per subtest level', () => {
+    expect(goRunPattern({ text: '^TestA$|B', regex: true })).toBe('^TestA$|B');
+    expect(goRunPattern({ text: 'Table', regex: false })).toBe('Table');
+    expect(goRunPattern({ text: 'a.b (c) [d] x|y', regex: false })).toBe('a\\.b \\(c\\) \\[d\\] x\\|y');
+    expect(goRunPattern({ text: 'TestTable/wrong_[neg]', regex: false })).toBe('TestTable$/^wrong_\\[neg\\]');
+    expect(goRunPattern({ text: 'Nested/outer/inner', regex: false })).toBe('Nested$/^outer$/^inner');
+    const argv = go.plan(request({ name: { text: 'wrong [x]', regex: false }, files: ['sub'] })).argv.slice(LAUNCHER.length);
+    expect(argv).toEqual(['go', 'test', '-json', '-count=1', '-run', 'wrong \\[x\\]', './sub']);
+  });
+
+  it('escapes like regexp.QuoteMeta', () => {
+    expect(escapeGoRegex('\\.+*?()|[]{}^$ #/-')).toBe('\\\\\\.\\+\\*\\?\\(\\)\\|\\[\\]\\{\\}\\^\\$ #/-');
+    expect(exactTestPattern('TestTable/wrong_[neg]')).toBe('^TestTable$/^wrong_\\[neg\\]$');
+  });
+});
+
+describe('go reruns', () => {
+  it('selects each failed leaf exactly, as one alternative of anchored levels per test', () => {
+    // Only A/x and B/y failed: `^(A|B)$/^(x|y)$` would also run A/y and B/x.
+    const commands = rerunCommands([failed('example.com/m TestA/x'), failed('example.com/m TestB/y'), failed('example.com/m TestN/outer/inner_(bad)')], 'example.com/m');
+    expect(commands).toEqual([{ run: '^TestA$/^x$|^TestB$/^y$|^TestN$/^outer$/^inner_\\(bad\\)$', packages: ['.'] }]);
+  });
+
+  it('runs each package with its own selection in its own command, via thenArgv', () => {
+    const plan = go.plan(request({ rerun: [failed('example.com/m TestA'), failed('example.com/m/sub TestS/wrong_[neg]'), failed('example.com/m TestA')] }));
+    expect(plan.argv).toEqual([...LAUNCHER, 'go', 'test', '-json', '-count=1', '-run', '^TestA$', '.']);
+    expect(plan.thenArgv).toEqual([[...LAUNCHER, 'go', 'test', '-json', '-count=1', '-run', '^TestS$/^wrong_\\[neg\\]$', './sub']]);
+  });
+
+  it('reruns the whole package of a build failure, and shares commands between packages with the same selection', () => {
+    const commands = rerunCommands([
+      failed('example.com/m/a TestX'), failed('example.com/m/b'), failed('example.com/m/b TestY'),
+      failed('example.com/m/c TestX'), failed('example.com/m/d'), failed('other.org/lib TestZ'),
+    ], 'example.com/m');
+    expect(commands).toEqual([
+      { run: '^TestX$', packages: ['./a', './c'] },
+      { run: null, packages: ['./b', './d'] },
+      { run: '^TestZ$', packages: ['other.org/lib'] },
+    ]);
+  });
+
+  it('takes the rerun over --name and files', () => {
+    const plan = go.plan(request({ rerun: [failed('example.com/m/sub TestS')], name: { text: 'x', regex: false }, files: ['sub'] }));
+    expect(plan.argv.slice(LAUNCHER.length)).toEqual(['go', 'test', '-json', '-count=1', '-run', '^TestS$', './sub']);
+    expect(plan.thenArgv).toBeUndefined();
+  });
+});
