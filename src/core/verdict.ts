@@ -49,7 +49,8 @@ export function decide(input: VerdictInput): Verdict {
   const { process, report } = input;
   const warnings: string[] = [];
   if (report && !report.complete && report.tests.length > 0) {
-    warnings.push(`the runner's report is incomplete: it holds the ${report.tests.length} tests that finished before the run ended`);
+    const n = report.tests.length;
+    warnings.push(`the run ended before its report did: ${n} ${n === 1 ? 'result was' : 'results were'} recorded before it stopped`);
   }
   if (process.interrupted) return { status: 'interrupted', warnings };
   if (process.timedOut) return { status: 'timed_out', warnings };

@@ -1,0 +1,161 @@
+'use strict';
+// Runs the project's own mocha through its own CLI code (rc files, package.json "mocha",
+// --require, spec) with the run-tests reporter, while process.argv holds only the
+// arguments of the project's command: tests that read process.argv see what `npm test`
+// gives them. Usage (written by src/adapters/mocha.ts):
+//   node launcher.cjs <the script's mocha arguments> --run-tests --mocha <dir> --bin <path>
+//     --report <file> [--grep <regex>] [--all-specs] [files...]
+const path = require('node:path');
+const { spawn } = require('node:child_process');
+const writer = require('./report-writer.cjs');
+
+const SENTINEL = '--run-tests';
+/** Set for the child when node flags made us start node again; removed before tests load. */
+const RESPAWNED = 'RUN_TESTS_MOCHA_RESPAWNED';
+const STATE = Symbol.for('run-tests.mocha');
+
+function parseOwn(words) {
+  const own = { mocha: null, bin: null, report: null, grep: null, files: [] };
+  for (let i = 0; i < words.length; i += 1) {
+    const word = words[i];
+    if (['--mocha', '--bin', '--report', '--grep'].includes(word)) own[word.slice(2)] = words[(i += 1)];
+    else own.files.push(word);
+  }
+  if (!own.mocha || !own.bin || !own.report) throw new Error('run-tests mocha launcher: --mocha, --bin and --report are required');
+  return own;
+}
+
+const argv = process.argv.slice(2);
+const at = argv.lastIndexOf(SENTINEL);
+const userArgs = at === -1 ? argv : argv.slice(0, at);
+const own = parseOwn(at === -1 ? [] : argv.slice(at + 1));
+const respawned = process.env[RESPAWNED] === '1';
+delete process.env[RESPAWNED];
+
+const fromMocha = (relative) => require(path.join(own.mocha, relative));
+const Mocha = fromMocha('lib/mocha.js');
+const { loadOptions } = fromMocha('lib/cli/options.js');
+const { isNodeFlag, unparseNodeFlags } = fromMocha('lib/cli/node-flags.js');
+
+const options = loadOptions(userArgs);
+const nodeFlags = nodeFlagsOf(options);
+
+if (nodeFlags.length > 0 && !respawned) {
+  // Like bin/mocha: node flags from the arguments or rc files need a new node process.
+  // The child gets the same arguments, so its process.argv is the same too.
+  const child = spawn(process.execPath, [...nodeFlags, __filename, ...argv], {
+    stdio: 'inherit',
+    env: { ...process.env, [RESPAWNED]: '1' },
+  });
+  for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
+  child.on('exit', (code, signal) => {
+    if (signal) process.kill(process.pid, signal);
+    else process.exit(code ?? 1);
+  });
+} else {
+  run();
+}
+
+/** Sets an option under its name and every alias yargs gave it (undefined removes it). */
+function setOption(opts, name, value) {
+  const { aliases } = fromMocha('lib/cli/run-option-metadata.js');
+  for (const key of [name, ...(aliases[name] ?? [])]) {
+    if (value === undefined) delete opts[key];
+    else opts[key] = value;
+  }
+}
+
+function nodeFlagsOf(opts) {
+  if (Array.isArray(opts['node-option'])) return opts['node-option'].map((v) => `--${v}`);
+  const flags = {};
+  for (const key of Object.keys(opts)) {
+    if (key !== '_' && isNodeFlag(key)) flags[key !== 'v8-options' && key.startsWith('v8-') ? key.slice(3) : key] = opts[key];
+  }
+  return Object.keys(flags).length > 0 ? unparseNodeFlags(flags) : [];
+}
+
+function run() {
+  writer.open(own.report);
+  let version = null;
+  try {
+    version = fromMocha('package.json').version;
+  } catch {
+    version = null;
+  }
+  writer.write({ type: 'launch', pid: process.pid, mocha: version });
+  const state = { Mocha, file: null, test: null, ended: false, innerReporter: options.reporter ?? 'spec', definitions: new WeakMap() };
+  globalThis[STATE] = state;
+  watchLoading(state);
+  process.on('exit', (code) => {
+    if (!state.ended) writer.write({ type: 'exit', code, file: state.file, test: state.test });
+  });
+
+  for (const key of Object.keys(options)) if (isNodeFlag(key)) delete options[key];
+  setOption(options, 'node-option', undefined);
+  if (own.files.length > 0) options._ = own.files;
+  if (own.grep !== null) {
+    setOption(options, 'grep', own.grep);
+    setOption(options, 'fgrep', undefined);
+    setOption(options, 'invert', undefined);
+  }
+  setOption(options, 'reporter', path.join(__dirname, 'reporter.cjs'));
+  process.argv = [process.execPath, own.bin, ...userArgs];
+  fromMocha('lib/cli/cli.js').main([], options);
+}
+
+/** Which file is loading (so a load error names it), and where each test and hook is
+ * defined (mocha does not record it): the first stack frame in the file that defines it. */
+function watchLoading(state) {
+  const attach = (suite) => {
+    suite.on('suite', attach);
+    for (const event of ['test', 'beforeAll', 'afterAll', 'beforeEach', 'afterEach']) {
+      suite.on(event, (runnable) => {
+        state.definitions.set(runnable, { file: state.file, line: definitionLine(new Error().stack, state.file) });
+      });
+    }
+  };
+  const watched = new WeakSet();
+  const watch = (mocha) => {
+    if (watched.has(mocha.suite)) return;
+    watched.add(mocha.suite);
+    attach(mocha.suite);
+    mocha.suite.on('pre-require', (_context, file) => {
+      state.file = file;
+      writer.write({ type: 'file', file, phase: 'load' });
+    });
+  };
+  const loadError = (error) => {
+    writer.write({ type: 'load-error', file: state.file, error: writer.describeError(error) });
+  };
+  const loadFilesAsync = Mocha.prototype.loadFilesAsync;
+  Mocha.prototype.loadFilesAsync = async function (...args) {
+    watch(this);
+    try {
+      return await loadFilesAsync.apply(this, args);
+    } catch (error) {
+      loadError(error);
+      throw error;
+    }
+  };
+  const loadFiles = Mocha.prototype.loadFiles;
+  Mocha.prototype.loadFiles = function (...args) {
+    watch(this);
+    try {
+      return loadFiles.apply(this, args);
+    } catch (error) {
+      loadError(error);
+      throw error;
+    }
+  };
+}
+
+function definitionLine(stack, file) {
+  if (!file || typeof stack !== 'string') return null;
+  for (const frame of stack.split('\n')) {
+    const m = /\(?((?:file:\/\/)?[^\s()]+):(\d+):\d+\)?\s*$/.exec(frame);
+    if (!m) continue;
+    const where = m[1].startsWith('file://') ? require('node:url').fileURLToPath(m[1]) : m[1];
+    if (where === file) return Number(m[2]);
+  }
+  return null;
+}

@@ -1,0 +1,43 @@
+'use strict';
+// One JSON line per event, written synchronously: a test that calls process.exit, or a
+// run killed by the timeout, keeps every line written before it. Shared by the launcher
+// and the reporter (one module instance, so one file descriptor).
+const fs = require('node:fs');
+
+const MESSAGE_LIMIT = 16 * 1024;
+let fd = null;
+
+function open(path) {
+  fd = fs.openSync(path, 'a');
+}
+
+function write(record) {
+  if (fd === null) return;
+  fs.writeSync(fd, `${JSON.stringify(record)}\n`);
+}
+
+const text = (value) => {
+  if (typeof value !== 'string') return null;
+  return value.length > MESSAGE_LIMIT ? value.slice(0, MESSAGE_LIMIT) : value;
+};
+
+/** What the parser needs of a thrown value: never the value itself (it may be huge or circular). */
+function describeError(error) {
+  if (error === null || typeof error !== 'object') {
+    return { name: null, code: null, message: text(String(error)), stack: null };
+  }
+  let name = null;
+  try {
+    name = typeof error.name === 'string' ? error.name : error.constructor?.name ?? null;
+  } catch {
+    name = null;
+  }
+  return {
+    name,
+    code: typeof error.code === 'string' ? error.code : null,
+    message: text(typeof error.message === 'string' ? error.message : String(error)),
+    stack: text(error.stack),
+  };
+}
+
+module.exports = { open, write, describeError };

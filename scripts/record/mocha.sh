@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Regenerates test/fixtures/outputs/mocha/<case>.jsonl from real runs of the fixture
+# projects through reporters/mocha/launcher.cjs, with the arguments run-tests gives it.
+# The temp root becomes `<root>`; pids and durations are normalised. The
+# <case>.expected.json files are NOT regenerated: after recording, check each changed
+# value against the fixture sources by eye and update them.
+set -euo pipefail
+
+repo="$(cd "$(dirname "$0")/../.." && pwd)"
+projects="$repo/test/fixtures/projects"
+out="$repo/test/fixtures/outputs/mocha"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$out"
+
+# record <case> <project> [launcher arguments after --report ...]
+record() {
+  local name="$1" project="$2"; shift 2
+  local root="$work/$name"
+  cp -R "$projects/$project" "$root"
+  ln -s "$repo/node_modules" "$root/node_modules"
+  root="$(cd "$root" && pwd -P)"
+  local report="$work/$name.report.jsonl"
+  local script_args
+  script_args="$(node -e 'const t=require(process.argv[1]).scripts.test.split(" ").slice(1); console.log(t.join("\n"))' "$root/package.json")"
+  echo "== $name: $project $*" >&2
+  (
+    cd "$root"
+    # shellcheck disable=SC2086
+    node "$repo/reporters/mocha/launcher.cjs" $script_args --run-tests \
+      --mocha "$repo/node_modules/mocha" --bin "$root/node_modules/.bin/mocha" --report "$report" "$@" \
+      >"$work/$name.stdout" 2>&1
+  ) || echo "   (exit status $?, expected when tests fail)" >&2
+  ROOT="$root" perl -pe 's/\Q$ENV{ROOT}\E/<root>/g; s/"pid":\d+/"pid":0/g; s/"duration_ms":[0-9.]+/"duration_ms":1/g' "$report" >"$out/$name.jsonl"
+}
+
+record mixed mocha-mixed
+record load-error mocha-load-error
+record exit mocha-exit
+record filtered mocha-mixed --grep '^(?:math adds wrongly|math works with \[brackets\] \(and parens\))$' spec/math.spec.js
+
+# A run killed mid-write: the mixed report without its end line, cut inside the last test line.
+node -e '
+  const fs = require("fs");
+  const lines = fs.readFileSync(process.argv[1], "utf8").split("\n").filter((l) => l && !l.startsWith("{\"type\":\"end\""));
+  const last = lines.pop();
+  process.stdout.write(lines.join("\n") + "\n" + last.slice(0, last.length >> 1));
+' "$out/mixed.jsonl" >"$out/truncated.jsonl"
+
+echo "recorded into $out; now review the .expected.json files" >&2

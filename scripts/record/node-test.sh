@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Regenerates test/fixtures/outputs/node-test/<case>.jsonl from real `node --test` runs
+# of the fixture projects with reporters/node-test/reporter.mjs, as run-tests runs it.
+# The temp root becomes `<root>`; pids, durations and node's version are normalised.
+# The <case>.expected.json files are NOT regenerated: after recording, check each
+# changed value against the fixture sources by eye and update them.
+set -euo pipefail
+
+repo="$(cd "$(dirname "$0")/../.." && pwd)"
+projects="$repo/test/fixtures/projects"
+out="$repo/test/fixtures/outputs/node-test"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$out"
+
+# record <case> <project> [node --test arguments ...]
+record() {
+  local name="$1" project="$2"; shift 2
+  local root="$work/$name"
+  cp -R "$projects/$project" "$root"
+  root="$(cd "$root" && pwd -P)"
+  local report="$work/$name.report.jsonl"
+  echo "== $name: $project $*" >&2
+  (
+    cd "$root"
+    node --test --test-reporter=spec --test-reporter-destination=stdout \
+      --test-reporter="$repo/reporters/node-test/reporter.mjs" --test-reporter-destination="$report" "$@" \
+      >"$work/$name.stdout" 2>&1
+  ) || echo "   (exit status $?, expected when tests fail)" >&2
+  ROOT="$root" perl -pe 's/\Q$ENV{ROOT}\E/<root>/g; s/"pid":\d+/"pid":0/g; s/"duration_ms":[0-9.]+/"duration_ms":1/g; s/"node":"v[^"]*"/"node":"v20"/g; s/node:internal\/([\w\/.]+):\d+:\d+/node:internal\/$1:1:1/g' "$report" >"$out/$name.jsonl"
+}
+
+record mixed node-test-mixed
+record files node-test-files
+record filtered node-test-mixed '--test-name-pattern=^(?:adds wrongly|with subtests)$' test/math.test.js
+
+# A run killed mid-write: the mixed report without its end line, cut inside the last test line.
+node -e '
+  const fs = require("fs");
+  const lines = fs.readFileSync(process.argv[1], "utf8").split("\n").filter((l) => l && !l.startsWith("{\"type\":\"run:end\""));
+  const last = lines.pop();
+  process.stdout.write(lines.join("\n") + "\n" + last.slice(0, last.length >> 1));
+' "$out/mixed.jsonl" >"$out/truncated.jsonl"
+
+echo "recorded into $out; now review the .expected.json files" >&2

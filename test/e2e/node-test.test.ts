@@ -1,0 +1,78 @@
+import { describe, expect, it } from '@jest/globals';
+import fs from 'fs-extra';
+import path from 'node:path';
+import { copyFixture, failures, hasTools, processGone, runJson, waitFor } from './helpers.js';
+
+const suite = hasTools('node') ? describe : describe.skip;
+
+suite('node --test', () => {
+  it('reports leaves exactly, with nested names, and leaves the tests\' process.argv alone', async () => {
+    const dir = await copyFixture('node-test-mixed');
+    const { exitCode, report } = await runJson(['--cwd', dir]);
+    expect(exitCode).toBe(1);
+    expect(report).toMatchObject({ status: 'failed', framework: 'node-test', reason: 'scripts.test runs node --test', exit_status: 1, warnings: [], error: null });
+    // 11 leaves: 6 passed (including the process.argv check), 2 failures, 1 error, a skip and a todo.
+    expect(report.summary).toEqual({ run: 11, passed: 6, failures: 2, errors: 1, skips: 2 });
+    expect(failures(report)).toEqual([
+      ['math > adds wrongly', 'test/math.test.js', 11, 'failed'],
+      ['math > explodes', 'test/math.test.js', 15, 'error'],
+      ['with subtests > second fails', 'test/math.test.js', 36, 'failed'],
+    ]);
+    expect(report.failed_tests.map((t) => t.message)).toEqual(['Expected values to be strictly equal:\n\n2 !== 3', 'TypeError: widget exploded: too hot', 'second is false']);
+    expect(await fs.readFile(path.join(dir, '.run-tests/last-test.log'), 'utf8')).toMatch(/✖ adds wrongly/);
+  });
+
+  it('reruns exactly the previous failures, names with brackets and parentheses included', async () => {
+    const dir = await copyFixture('node-test-mixed');
+    const file = path.join(dir, 'test/math.test.js');
+    await fs.writeFile(file, (await fs.readFile(file, 'utf8')).replace("assert.deepStrictEqual(['x'], ['x'])", "assert.deepStrictEqual(['x'], ['y'])"));
+    const first = await runJson(['--cwd', dir]);
+    expect(first.report.summary).toEqual({ run: 11, passed: 5, failures: 3, errors: 1, skips: 2 });
+    const { exitCode, report } = await runJson(['--cwd', dir, '--failed-only']);
+    expect(exitCode).toBe(1);
+    // The failed subtest reruns inside its parent test, whose other subtest passes.
+    expect(report.summary).toEqual({ run: 5, passed: 1, failures: 3, errors: 1, skips: 0 });
+    expect(report.rerun).toEqual({ selected: 4, not_run: [] });
+    expect(report.failed_tests.map((t) => t.test_name).sort()).toEqual([
+      'math > adds wrongly', 'math > explodes', 'math > works with [brackets] (and parens)', 'with subtests > second fails',
+    ]);
+    expect(report.command).toContain('works with \\[brackets\\] \\(and parens\\)');
+  });
+
+  it('filters by --name without counting the tests node filtered out as skips', async () => {
+    const dir = await copyFixture('node-test-mixed');
+    const plain = await runJson(['--cwd', dir, '--name', '[brackets] (and']);
+    expect([plain.exitCode, plain.report.status, plain.report.summary]).toEqual([0, 'passed', { run: 1, passed: 1, failures: 0, errors: 0, skips: 0 }]);
+    const none = await runJson(['--cwd', dir, '--name', 'no such test']);
+    expect([none.exitCode, none.report.status, none.report.summary.run]).toEqual([4, 'no_tests', 0]);
+  });
+
+  it('finds tests without scripts.test, and reports a load error and a process.exit as file-level errors', async () => {
+    const dir = await copyFixture('node-test-files');
+    const { exitCode, report } = await runJson(['--cwd', dir]);
+    expect([exitCode, report.status, report.reason]).toEqual([1, 'failed', expect.stringMatching(/^no runner in package\.json; test files found .*: node --test; package\.json has no scripts\.test/)]);
+    expect(report.summary).toEqual({ run: 3, passed: 1, failures: 0, errors: 2, skips: 0 });
+    expect(failures(report)).toEqual([
+      ['test/b_broken.test.js', 'test/b_broken.test.js', 4, 'error'],
+      ['test/c_exit.test.js', 'test/c_exit.test.js', null, 'error'],
+    ]);
+    expect(report.failed_tests.map((t) => t.message)).toEqual([
+      'Error: helpers are missing',
+      "the test file's process exited with code 1 before all its tests were reported (a test may have called process.exit)",
+    ]);
+    const rerun = await runJson(['--cwd', dir, '--failed-only']);
+    expect([rerun.report.summary.run, rerun.report.rerun]).toEqual([2, { selected: 2, not_run: [] }]);
+  });
+
+  it('kills the whole process tree on timeout and keeps the tests that finished', async () => {
+    const dir = await copyFixture('node-test-hang');
+    const pidFile = path.join(dir, 'grandchild.pid');
+    const { exitCode, report } = await runJson(['--cwd', dir, '--timeout', '3', '--kill-grace', '1'], { env: { HANG_PID_FILE: pidFile } });
+    expect(exitCode).toBe(124);
+    expect(report).toMatchObject({ status: 'timed_out', timed_out: true });
+    expect(report.summary).toEqual({ run: 1, passed: 1, failures: 0, errors: 0, skips: 0 });
+    const grandchild = Number(await fs.readFile(pidFile, 'utf8'));
+    expect(grandchild).toBeGreaterThan(1);
+    await waitFor(`grandchild ${grandchild} to die`, () => processGone(grandchild), 2000);
+  });
+});
