@@ -1,5 +1,7 @@
+import path from 'node:path';
 import { HarnessError } from '../core/errors.js';
 import type { ProjectFacts } from '../detect/facts.js';
+import type { Invocation, PlanRequest } from './types.js';
 
 /** Knowledge shared by the JavaScript runners: package.json, which runner a project
  * uses, what its `scripts.test` says, and where the project's local runner lives. */
@@ -175,3 +177,61 @@ export function localPackage(facts: ProjectFacts, name: string): string {
 }
 
 export const NODE_INSTALL_HINT = "install the project's dependencies (npm install, pnpm install or yarn)";
+
+/** Escapes text for a JavaScript regular expression, matching it literally. */
+export const escapeJsRegex = (text: string): string => text.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&');
+
+/** How jest and vitest are started: through a launcher of ours in reporters/<runner>/
+ * that calls the runner's programmatic API, so nothing of run-tests reaches the
+ * runner's (and the tests') process.argv. */
+export interface LauncherSpec {
+  readonly runner: 'jest' | 'vitest';
+  /** The separator of the runner's displayed names (` › ` or ` > `). */
+  readonly nameSeparator: string;
+  readonly parser: 'jest' | 'vitest';
+}
+
+export function launcherInvocation(request: PlanRequest, spec: LauncherSpec): Invocation {
+  const { facts } = request;
+  const pkg = packageJson(facts) ?? {};
+  const script = testScript(pkg);
+  const own = script.runner === spec.runner;
+  const dir = localPackage(facts, spec.runner);
+  const report = request.artifacts.file(`${spec.runner}-events.jsonl`);
+  const launcher = path.join(request.reportersDir, spec.runner, 'launch.mjs');
+  const { files, name } = selection(request, spec.nameSeparator);
+  const notes = [
+    ...(script.note ? [script.note] : []),
+    ...(script.runner !== null && !own ? [`scripts.test runs ${script.runner}, not ${spec.runner}; run-tests runs ${spec.runner} without the script's arguments`] : []),
+  ];
+  const env = own ? script.env : {};
+  return {
+    argv: [
+      'node', ...(own ? script.nodeArgs : []), launcher,
+      '--package', dir, '--report', report,
+      ...files.flatMap((f) => ['--path', path.join(request.root, f)]),
+      ...(name === null ? [] : ['--name', name]),
+      '--', ...(own ? script.args : []),
+    ],
+    env: { ...request.env, ...env },
+    cwd: request.root,
+    shownEnv: Object.keys(env),
+    ...(notes.length > 0 ? { notes } : {}),
+    reports: [{ path: report, parser: spec.parser }],
+  };
+}
+
+/** Files and the name pattern. A rerun selects the failures' files and an anchored
+ * alternation of their exact names (jest and vitest match the names joined by spaces);
+ * a file-level failure (a load error) has no test names, so then its files run whole. */
+function selection(request: PlanRequest, separator: string): { files: readonly string[]; name: string | null } {
+  const { rerun } = request;
+  if (rerun === null) {
+    const name = request.name === null ? null : request.name.regex ? request.name.text : escapeJsRegex(request.name.text);
+    return { files: request.files, name };
+  }
+  const files = rerun.some((t) => t.file === null) ? [] : [...new Set(rerun.map((t) => t.file as string))];
+  if (rerun.some((t) => t.id === t.file)) return { files, name: null };
+  const names = [...new Set(rerun.map((t) => escapeJsRegex(t.test_name.split(separator).join(' '))))];
+  return { files, name: `^(?:${names.join('|')})$` };
+}

@@ -57,3 +57,26 @@ suite('monorepo', () => {
     expect(report.summary.run).toBe((report.projects[0]?.summary.run ?? 0) + (report.projects[1]?.summary.run ?? 0));
   });
 });
+
+const polyglot = hasTools('go', 'bundle') ? describe : describe.skip;
+
+polyglot('monorepo with JavaScript, Go and Ruby subprojects', () => {
+  it('runs each subproject with its own runner when given files in each, and merges the reports', async () => {
+    const root = fs.realpathSync(await fs.mkdtemp(path.join(os.tmpdir(), 'run-tests-polyglot-')));
+    await copyFixture('node-test-mixed', path.join(root, 'packages/web'));
+    await copyFixture('go-mixed', path.join(root, 'services/api'));
+    await copyFixture('minitest-plain', path.join(root, 'tools/calc'));
+    const { exitCode, report } = await runJson(['--cwd', root, 'packages/web', 'services/api/sub/calc_test.go', 'tools/calc/test/arithmetic_test.rb'],
+      { env: { GOFLAGS: '-mod=mod', GOCACHE: path.join(os.tmpdir(), 'run-tests-polyglot-gocache') } });
+    expect([exitCode, report.status, report.framework]).toEqual([1, 'failed', 'node-test+go+minitest']);
+    expect(report.projects.map((p) => [path.relative(root, p.project_root), p.framework, p.status])).toEqual([
+      ['packages/web', 'node-test', 'failed'],
+      ['services/api', 'go', 'failed'],
+      ['tools/calc', 'minitest', 'failed'],
+    ]);
+    for (const project of report.projects) expect(fs.existsSync(path.join(project.project_root, '.run-tests/last-test.log'))).toBe(true);
+    const goFailure = report.failed_tests.find((t) => t.file?.startsWith('services/api/'));
+    expect(goFailure?.file).toBe('services/api/sub/calc_test.go');
+    expect(report.summary.run).toBe(report.projects.reduce((sum, p) => sum + (p.summary.run ?? 0), 0));
+  });
+});

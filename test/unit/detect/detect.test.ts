@@ -41,7 +41,21 @@ describe('detectRunner', () => {
     expect((error as HarnessError).code).toBe('NO_RUNNER');
     expect((error as HarnessError).exitCode).toBe(3);
     expect((error as HarnessError).message).toBe('no test runner detected in /p; looked for bin/rails (bin/rails test); '
-      + 'Gemfile.lock listing rspec-core or rspec-rails, with a spec/ directory (bundle exec rspec); a Gemfile or Rakefile (minitest via rake test)');
+      + 'Gemfile.lock listing rspec-core or rspec-rails, with a spec/ directory (bundle exec rspec); '
+      + 'vitest in package.json (dependencies or scripts.test) or a vitest.config.* file; '
+      + 'jest in package.json (dependencies, a "jest" section or scripts.test) or a jest.config.* file; '
+      + 'package.json listing mocha, a .mocharc file, or scripts.test running mocha; '
+      + 'scripts.test running node --test, or test files without another runner (node --test); '
+      + 'go.mod (go test); a Gemfile or Rakefile (minitest via rake test)');
+  });
+
+  it('ranks the ecosystems: Rails and rspec, then a JavaScript runner with evidence, then go, then rake', () => {
+    const pkg = (json: object) => JSON.stringify(json);
+    expect(detect({ 'bin/rails': '', Gemfile: '', 'package.json': pkg({ devDependencies: { jest: '1' } }) })[0]).toBe('rails');
+    expect(detect({ Gemfile: '', 'package.json': pkg({ devDependencies: { jest: '1' } }) })[0]).toBe('jest');
+    expect(detect({ 'go.mod': 'module m', 'package.json': pkg({ devDependencies: { prettier: '1' } }) })[0]).toBe('go');
+    expect(detect({ 'go.mod': 'module m', 'package.json': pkg({ scripts: { test: 'node --test' } }) })[0]).toBe('node-test');
+    expect(detect({ Rakefile: '', 'package.json': pkg({ name: 'x' }) })[0]).toBe('minitest');
   });
 
   it('honours --runner and rejects an unknown one as a usage error', () => {

@@ -12,6 +12,11 @@ const recorded: [string, ParserId][] = [
   ...readdirSync(`${outputs}minitest`).filter((f) => f.endsWith('.jsonl')).map((f): [string, ParserId] => [`minitest/${f}`, 'minitest-jsonl']),
   ...readdirSync(`${outputs}rspec`).filter((f) => f.endsWith('.stream.jsonl')).map((f): [string, ParserId] => [`rspec/${f}`, 'rspec-stream']),
   ...readdirSync(`${outputs}rspec`).filter((f) => /^[a-z-]+\.json$/.test(f)).map((f): [string, ParserId] => [`rspec/${f}`, 'rspec-json']),
+  ...readdirSync(`${outputs}mocha`).filter((f) => f.endsWith('.jsonl')).map((f): [string, ParserId] => [`mocha/${f}`, 'mocha']),
+  ...readdirSync(`${outputs}node-test`).filter((f) => f.endsWith('.jsonl')).map((f): [string, ParserId] => [`node-test/${f}`, 'node-test']),
+  ...readdirSync(`${outputs}jest`).filter((f) => f.endsWith('.jsonl')).map((f): [string, ParserId] => [`jest/${f}`, 'jest']),
+  ...readdirSync(`${outputs}vitest`).filter((f) => f.endsWith('.jsonl')).map((f): [string, ParserId] => [`vitest/${f}`, 'vitest']),
+  ...readdirSync(`${outputs}go`).filter((f) => f.endsWith('.jsonl')).map((f): [string, ParserId] => [`go/${f}`, 'go-json']),
 ];
 
 /** Deterministic chunk sizes from 1 to 97 bytes, cutting lines and UTF-8 sequences anywhere. */

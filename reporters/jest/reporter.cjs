@@ -1,0 +1,95 @@
+'use strict';
+/* run-tests' jest reporter: one JSON line per event, written synchronously as it
+ * happens, so a run that dies (process.exit in a test, a crash, a timeout) leaves the
+ * evidence of every file that started and every test that finished. Parsed by
+ * src/parsers/jest.ts; the format is versioned by the `start` line. */
+const fs = require('node:fs');
+
+const VERSION = 1;
+
+const error = (e) => (e ? { name: typeof e.name === 'string' ? e.name : null, message: String(e.message ?? ''), stack: typeof e.stack === 'string' ? trimStack(e.stack) : null } : null);
+
+/** Drops the runner's own frames (node_modules, node internals): the parser needs only
+ * the frames in the test file, and the report stays small. */
+const trimStack = (text) => text.split('\n').filter((l) => !/^\s+at .*(?:\/node_modules\/|\(node:)/.test(l)).join('\n');
+
+/** A test result without the parts that can be large or unserialisable. */
+const testRecord = (file, t) => ({
+  file,
+  ancestors: t.ancestorTitles,
+  title: t.title,
+  status: t.status,
+  location: t.location ?? null,
+  duration: typeof t.duration === 'number' ? t.duration : null,
+  failure_messages: (t.failureMessages ?? []).map(trimStack),
+  // An expect() failure carries matcherResult; anything else is an unexpected error.
+  assertion: (t.failureDetails ?? []).some((d) => d !== null && typeof d === 'object' && 'matcherResult' in d),
+});
+
+const SKIPPED = new Set(['pending', 'skipped', 'disabled', 'todo']);
+
+class RunTestsJestReporter {
+  constructor(globalConfig, options) {
+    this.fd = fs.openSync(options.output, 'w');
+    // As jest-circus matches it: the describe blocks and title joined by spaces, ignoring case.
+    this.namePattern = globalConfig.testNamePattern ? new RegExp(globalConfig.testNamePattern, 'i') : null;
+  }
+
+  /** A test the name filter left out is not a result: jest reports it as skipped. */
+  deselected(t) {
+    return this.namePattern !== null && SKIPPED.has(t.status) && !this.namePattern.test([...t.ancestorTitles, t.title].join(' '));
+  }
+
+  write(record) {
+    try {
+      fs.writeSync(this.fd, `${JSON.stringify(record)}\n`);
+    } catch (e) {
+      process.stderr.write(`run-tests jest reporter: cannot write: ${e && e.message}\n`);
+    }
+  }
+
+  onRunStart(results) {
+    this.write({ type: 'start', version: VERSION, pid: process.pid, files: results.numTotalTestSuites });
+  }
+
+  onTestFileStart(test) {
+    this.write({ type: 'file_start', file: test.path });
+  }
+
+  onTestCaseStart(test, info) {
+    this.write({ type: 'test_start', file: test.path, ancestors: info.ancestorTitles, title: info.title });
+  }
+
+  onTestCaseResult(test, result) {
+    if (this.deselected(result)) return;
+    this.write({ type: 'test', ...testRecord(test.path, result) });
+  }
+
+  onTestFileResult(test, result) {
+    this.write({
+      type: 'file',
+      file: test.path,
+      exec_error: error(result.testExecError),
+      failure_message: result.testExecError ? (result.failureMessage ?? null) : null,
+      tests: result.testResults.filter((t) => !this.deselected(t)).map((t) => testRecord(test.path, t)),
+    });
+  }
+
+  onRunComplete(_contexts, results) {
+    this.write({
+      type: 'end',
+      success: results.success,
+      suites: results.numTotalTestSuites,
+      runtime_error_suites: results.numRuntimeErrorTestSuites,
+      tests: results.numTotalTests,
+      interrupted: results.wasInterrupted === true,
+    });
+    fs.closeSync(this.fd);
+  }
+
+  getLastError() {
+    return undefined;
+  }
+}
+
+module.exports = RunTestsJestReporter;

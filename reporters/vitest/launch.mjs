@@ -1,0 +1,47 @@
+/* Starts the project's own vitest through its programmatic API (parseCLI + createVitest),
+ * as `vitest run` would, with run-tests' reporter added next to the configured ones and
+ * the selection given as options. process.argv is rewritten to what the project's
+ * `vitest ...` command line would show: vitest's threads pool shares this process's argv,
+ * so tests that read it never see run-tests' options.
+ *
+ * node [node flags] launch.mjs --package <vitest dir> --report <file>
+ *      [--path <absolute path>]... [--name <regex>] -- [the script's vitest arguments]
+ */
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseLauncherArgs } from '../jest/launch-args.mjs';
+import RunTestsVitestReporter from './reporter.mjs';
+
+const opts = parseLauncherArgs(process.argv.slice(2));
+const bin = path.join(opts.package, 'vitest.mjs');
+process.argv = [process.execPath, bin, ...opts.scriptArgs];
+const { createVitest, parseCLI } = await import(pathToFileURL(path.join(opts.package, 'dist', 'node.js')).href);
+
+// As vitest's own CLI start(): environment, run once, exit code, and exit().
+process.env.TEST = 'true';
+process.env.VITEST = 'true';
+process.env.NODE_ENV ??= 'test';
+let ctx;
+try {
+  const parsed = parseCLI(['vitest', ...opts.scriptArgs]);
+  const filters = opts.paths.length > 0 ? opts.paths : parsed.filter;
+  const options = { ...parsed.options, run: true, watch: false, includeTaskLocation: true };
+  if (opts.name !== null) options.testNamePattern = opts.name;
+  ctx = await createVitest('test', options);
+  ctx.reporters.push(new RunTestsVitestReporter(opts.report));
+  try {
+    await ctx.start(filters);
+  } catch (e) {
+    // No test files matched: vitest's CLI reports it and exits like this too.
+    if (e?.name !== 'FilesNotFoundError' && e?.constructor?.name !== 'FilesNotFoundError') {
+      process.exitCode = 1;
+      ctx.logger.printError(e, { fullStack: true, type: 'Unhandled Error' });
+    }
+  }
+  await ctx.exit();
+} catch (e) {
+  console.error(e?.stack ?? e);
+  if (process.exitCode == null || process.exitCode === 0) process.exitCode = 1;
+  if (ctx) await ctx.close().catch(() => {});
+  process.exit();
+}

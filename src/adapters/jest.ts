@@ -1,0 +1,21 @@
+import { JEST_NAME_SEPARATOR } from '../parsers/jest.js';
+import { chooseNodeRunner, launcherInvocation, NODE_INSTALL_HINT } from './node.js';
+import type { Adapter, Invocation, PlanRequest } from './types.js';
+
+export const jest: Adapter = {
+  id: 'jest',
+  markers: ['package.json'],
+  lookingFor: 'jest in package.json (dependencies, a "jest" section or scripts.test) or a jest.config.* file',
+  installHint: NODE_INSTALL_HINT,
+
+  detect(facts) {
+    const choice = chooseNodeRunner(facts);
+    return choice?.id === 'jest' ? `${choice.reason}: the project's own jest, through run-tests' launcher` : null;
+  },
+
+  /** The project's jest from the nearest node_modules, started by reporters/jest/launch.mjs
+   * with scripts.test's node flags, environment and jest arguments, plus our reporter. */
+  plan(request: PlanRequest): Invocation {
+    return launcherInvocation(request, { runner: 'jest', nameSeparator: JEST_NAME_SEPARATOR, parser: 'jest' });
+  },
+};

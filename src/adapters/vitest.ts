@@ -1,0 +1,22 @@
+import { VITEST_NAME_SEPARATOR } from '../parsers/vitest.js';
+import { chooseNodeRunner, launcherInvocation, NODE_INSTALL_HINT } from './node.js';
+import type { Adapter, Invocation, PlanRequest } from './types.js';
+
+export const vitest: Adapter = {
+  id: 'vitest',
+  markers: ['package.json'],
+  lookingFor: 'vitest in package.json (dependencies or scripts.test) or a vitest.config.* file',
+  installHint: NODE_INSTALL_HINT,
+
+  detect(facts) {
+    const choice = chooseNodeRunner(facts);
+    return choice?.id === 'vitest' ? `${choice.reason}: the project's own vitest (\`vitest run\`), through run-tests' launcher` : null;
+  },
+
+  /** The project's vitest from the nearest node_modules, started by
+   * reporters/vitest/launch.mjs as `vitest run` with scripts.test's node flags,
+   * environment and vitest arguments, plus our reporter. */
+  plan(request: PlanRequest): Invocation {
+    return launcherInvocation(request, { runner: 'vitest', nameSeparator: VITEST_NAME_SEPARATOR, parser: 'vitest' });
+  },
+};

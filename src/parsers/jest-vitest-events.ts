@@ -1,0 +1,145 @@
+/** What the jest and vitest parsers share: both read the JSON lines of a reporter of
+ * ours (reporters/jest/reporter.cjs, reporters/vitest/reporter.mjs) with the same
+ * record types: `start`, `file_start`, `test_start`, `test`, `file`, `end`. Results are
+ * kept per test file; a file's `file` record is authoritative and replaces the `test`
+ * records streamed before it. A file that started and never finished is the evidence
+ * of a runner that died (process.exit in a test, a crash, a timeout). */
+import type { ParseContext, ParsedReport, TestResult } from '../core/types.js';
+import { relativeFile } from './fields.js';
+import { lineParser, type ParserFactory } from './stream.js';
+
+export type Json = Record<string, unknown>;
+
+export const EVENTS_FORMAT_VERSION = 1;
+
+export interface EventMapper {
+  /** The runner, for messages. */
+  readonly runner: string;
+  /** A `test` record (or an entry of a `file` record's `tests`) as a result. */
+  test(record: Json, ctx: ParseContext): TestResult | string;
+  /** The whole file's results from its `file` record; `tests` are the streamed ones. */
+  file(record: Json, streamed: readonly TestResult[], ctx: ParseContext): TestResult[];
+  /** Results from the `end` record (errors outside any file), and whether the run was cut short. */
+  end(record: Json, ctx: ParseContext): { readonly tests: TestResult[]; readonly interrupted: boolean };
+  /** The name shown for a `test_start` record. */
+  startedName(record: Json): string | null;
+}
+
+interface State {
+  readonly byFile: Map<string, TestResult[]>;
+  /** Absolute paths of files started but not finished, with the test last seen starting. */
+  readonly running: Map<string, string | null>;
+  readonly warnings: string[];
+  readonly endTests: TestResult[];
+  ended: boolean;
+  interrupted: boolean;
+  afterEnd: boolean;
+  finished: number;
+}
+
+export function eventsParser(mapper: EventMapper): ParserFactory {
+  return (ctx) => {
+    const state: State = {
+      byFile: new Map(), running: new Map(), warnings: [], endTests: [],
+      ended: false, interrupted: false, afterEnd: false, finished: 0,
+    };
+    return lineParser({
+      line(raw, lineNo, cutOff) {
+        const line = raw.trim();
+        if (line === '') return;
+        const record = parseObject(line);
+        if (record === undefined) {
+          state.warnings.push(`${mapper.runner} report line ${lineNo}: ${cutOff ? 'incomplete' : 'not valid'} JSON, ignored`);
+          return;
+        }
+        if (state.ended) state.afterEnd = true;
+        apply(mapper, record, lineNo, state, ctx);
+      },
+      end: () => finish(mapper, state, ctx),
+      finished: () => state.finished,
+    });
+  };
+}
+
+function apply(mapper: EventMapper, record: Json, lineNo: number, state: State, ctx: ParseContext): void {
+  const file = typeof record['file'] === 'string' ? record['file'] : null;
+  switch (record['type']) {
+    case 'start':
+      if (record['version'] !== EVENTS_FORMAT_VERSION) {
+        state.warnings.push(`${mapper.runner} report format version ${JSON.stringify(record['version'])}, expected ${EVENTS_FORMAT_VERSION}`);
+      }
+      return;
+    case 'file_start':
+      if (file !== null) state.running.set(file, null);
+      return;
+    case 'test_start':
+      if (file !== null) state.running.set(file, mapper.startedName(record));
+      return;
+    case 'test': {
+      const test = mapper.test(record, ctx);
+      if (typeof test === 'string') {
+        state.warnings.push(`${mapper.runner} report line ${lineNo}: ${test}, ignored`);
+        return;
+      }
+      const key = file ?? '';
+      state.byFile.set(key, [...(state.byFile.get(key) ?? []), test]);
+      state.finished += 1;
+      return;
+    }
+    case 'file': {
+      if (file === null) return;
+      const streamed = state.byFile.get(file) ?? [];
+      const tests = mapper.file(record, streamed, ctx);
+      state.finished += tests.length - streamed.length;
+      state.byFile.set(file, tests);
+      state.running.delete(file);
+      return;
+    }
+    case 'end': {
+      const end = mapper.end(record, ctx);
+      state.endTests.push(...end.tests);
+      state.interrupted ||= end.interrupted;
+      state.ended = true;
+      return;
+    }
+    default:
+      state.warnings.push(`${mapper.runner} report line ${lineNo}: unknown record type ${JSON.stringify(record['type'])}, ignored`);
+  }
+}
+
+function finish(mapper: EventMapper, state: State, ctx: ParseContext): ParsedReport {
+  const { warnings } = state;
+  for (const [file, test] of state.running) {
+    const during = test === null ? '' : ` (during "${test}")`;
+    warnings.push(`${mapper.runner} stopped while running ${relativeFile(file, ctx.root)}${during} and reported no result for it: a test may have called process.exit, or the process crashed or was killed`);
+  }
+  if (!state.ended) warnings.push(`the ${mapper.runner} report has no end record: the run did not reach its end`);
+  if (state.interrupted) warnings.push(`${mapper.runner} reports that the run was interrupted`);
+  if (state.afterEnd) warnings.push(`the ${mapper.runner} report has records after its end record`);
+  const complete = state.ended && !state.interrupted && !state.afterEnd && state.running.size === 0;
+  return { tests: [...[...state.byFile.values()].flat(), ...state.endTests], complete, warnings };
+}
+
+function parseObject(line: string): Json | undefined {
+  try {
+    const value: unknown = JSON.parse(line);
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const ANSI = /\u001b\[[0-9;]*m/g;
+export const stripAnsi = (text: string): string => text.replace(ANSI, '');
+
+export const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
+
+export const objects = (value: unknown): Json[] =>
+  (Array.isArray(value) ? value.filter((v): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v)) : []);
+
+/** `<file>::<name>`: stable, unique per test name within a file, and enough to rerun it. */
+export const testId = (file: string | null, name: string): string => `${file ?? ''}::${name}`;
+
+/** The id of an error tied to a whole file (a load error): the file itself, so a rerun
+ * runs that file and any of its tests covers it. */
+export const loadErrorName = (file: string): string => `load error: ${file}`;

@@ -1,0 +1,85 @@
+/** Parses the JSON lines of reporters/jest/reporter.cjs (see jest-vitest-events.ts for
+ * the record types). Names are jest's own display: describe blocks and title joined by
+ * ` › `, as in its `● outer › inner › test` failure headers. */
+import type { ParseContext, Parser, TestResult } from '../core/types.js';
+import { boundMessage, int, relativeFile, str } from './fields.js';
+import { eventsParser, loadErrorName, objects, strings, stripAnsi, testId, type EventMapper, type Json } from './jest-vitest-events.js';
+import { lineInFile, stackFrames } from './js-stack.js';
+import { parseText, type ParserFactory } from './stream.js';
+
+export const JEST_NAME_SEPARATOR = ' › ';
+
+const SKIPPED = new Set(['pending', 'skipped', 'disabled', 'todo']);
+
+/** A failure message without its stack frames: jest puts the stack after the message. */
+function withoutFrames(text: string): string {
+  const lines = stripAnsi(text).split('\n');
+  const kept = lines.filter((line) => stackFrames(line).length === 0 && !/^\s+at .*\(<anonymous>\)$/.test(line));
+  return kept.join('\n').trim();
+}
+
+function jestTest(r: Json, ctx: ParseContext): TestResult | string {
+  const absFile = str(r['file']);
+  const title = str(r['title']);
+  const status = str(r['status']);
+  if (absFile === null || title === null || status === null) return 'test record without file, title or status';
+  const file = relativeFile(absFile, ctx.root);
+  const name = [...strings(r['ancestors']), title].join(JEST_NAME_SEPARATOR);
+  const location = typeof r['location'] === 'object' && r['location'] !== null ? (r['location'] as Json) : {};
+  const duration = typeof r['duration'] === 'number' ? { durationMs: r['duration'] } : {};
+  const base = { id: testId(file, name), name, file, line: int(location['line']), ...duration };
+  if (status === 'passed' || status === 'focused') return { ...base, status: 'passed' };
+  if (SKIPPED.has(status)) return { ...base, status: 'skipped' };
+  if (status !== 'failed') return `test record with unknown status ${JSON.stringify(status)}`;
+  const messages = strings(r['failure_messages']);
+  const assertion = r['assertion'] === true;
+  // An expect() failure's "Error: " prefix says nothing; an exception's class is the news.
+  const text = messages.map(withoutFrames).map((m) => (assertion ? m.replace(/^Error: /, '') : m)).join('\n\n');
+  return {
+    ...base,
+    line: lineInFile(stripAnsi(messages[0] ?? ''), absFile) ?? base.line,
+    status: assertion ? 'failed' : 'error',
+    message: boundMessage(text === '' ? 'failed without a message' : text),
+  };
+}
+
+/** A test file that failed to run at all (testExecError): an error tied to the file. */
+function execError(r: Json, ctx: ParseContext): TestResult | null {
+  const error = typeof r['exec_error'] === 'object' && r['exec_error'] !== null ? (r['exec_error'] as Json) : null;
+  const absFile = str(r['file']);
+  if (error === null || absFile === null) return null;
+  const file = relativeFile(absFile, ctx.root);
+  const kind = str(error['name']);
+  const message = stripAnsi(str(error['message']) ?? '').trim();
+  return {
+    id: file,
+    name: loadErrorName(file),
+    file,
+    line: lineInFile(str(error['stack']), absFile),
+    status: 'error',
+    message: boundMessage(kind !== null && kind !== '' && !message.startsWith(kind) ? `${kind}: ${message}` : message || 'Test suite failed to run'),
+  };
+}
+
+const mapper: EventMapper = {
+  runner: 'jest',
+  test: jestTest,
+  file(record, _streamed, ctx) {
+    const tests: TestResult[] = [];
+    for (const entry of objects(record['tests'])) {
+      const test = jestTest({ ...entry, file: record['file'] }, ctx);
+      if (typeof test !== 'string') tests.push(test);
+    }
+    const error = execError(record, ctx);
+    return error === null ? tests : [...tests, error];
+  },
+  end: (record) => ({ tests: [], interrupted: record['interrupted'] === true }),
+  startedName: (record) => {
+    const title = str(record['title']);
+    return title === null ? null : [...strings(record['ancestors']), title].join(JEST_NAME_SEPARATOR);
+  },
+};
+
+export const createJestParser: ParserFactory = eventsParser(mapper);
+
+export const parseJest: Parser = (text, ctx) => parseText(createJestParser, text, ctx);

@@ -1,0 +1,117 @@
+import { describe, expect, it } from '@jest/globals';
+import fs from 'fs-extra';
+import path from 'node:path';
+import { copyFixture, failures, processGone, REPO, runJson, waitFor } from './helpers.js';
+
+/** A temp copy of a fixture whose node_modules is run-tests' own (jest 30 is a devDependency). */
+async function jestFixture(name: string): Promise<string> {
+  const dir = await copyFixture(name);
+  await fs.symlink(path.join(REPO, 'node_modules'), path.join(dir, 'node_modules'));
+  return dir;
+}
+
+const sorted = <T>(rows: T[]): T[] => [...rows].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+
+const MIXED_FAILURES = [
+  ['load error: test/broken.test.js', 'test/broken.test.js', 3, 'error'],
+  ['math › add › adds negatives', 'test/math.test.js', 11, 'failed'],
+  ['math › fails [with] (brackets) too', 'test/math.test.js', 30, 'failed'],
+  ['math › parses config', 'test/math.test.js', 16, 'error'],
+  ['top level fails', 'test/second.test.js', 6, 'failed'],
+];
+
+describe('jest through its programmatic API', () => {
+  it('reports failures, errors, skips, todos and a load error with files and lines', async () => {
+    const dir = await jestFixture('jest-mixed');
+    const { exitCode, report } = await runJson(['--cwd', dir]);
+    expect([exitCode, report.status, report.framework, report.exit_status]).toEqual([1, 'failed', 'jest', 1]);
+    expect(report.summary).toEqual({ run: 10, passed: 3, failures: 3, errors: 2, skips: 2 });
+    expect(sorted(failures(report))).toEqual(MIXED_FAILURES);
+    expect(report.warnings).toEqual([]);
+    const byName = Object.fromEntries(report.failed_tests.map((t) => [t.test_name, t]));
+    expect(byName['math › add › adds negatives']).toMatchObject({
+      id: 'test/math.test.js::math › add › adds negatives',
+      message: 'expect(received).toBe(expected) // Object.is equality\n\nExpected: -3\nReceived: -2',
+    });
+    expect(byName['math › parses config']?.message).toBe("SyntaxError: Expected property name or '}' in JSON at position 1");
+    expect(byName['load error: test/broken.test.js']).toMatchObject({ id: 'test/broken.test.js', message: 'Error: broken at load: object' });
+    expect(report.command).toBe(`node ${REPO}reporters/jest/launch.mjs --package node_modules/jest --report .run-tests/jest-events.jsonl --`);
+  });
+
+  it('reruns exactly the failures by anchored names, brackets and parentheses included', async () => {
+    const dir = await jestFixture('jest-mixed');
+    await fs.remove(path.join(dir, 'test/broken.test.js'));
+    await runJson(['--cwd', dir]);
+    const { exitCode, report } = await runJson(['--cwd', dir, '--failed-only']);
+    expect([exitCode, report.status]).toEqual([1, 'failed']);
+    expect(report.summary).toEqual({ run: 4, passed: 0, failures: 3, errors: 1, skips: 0 });
+    expect(sorted(failures(report))).toEqual(MIXED_FAILURES.slice(1));
+    expect(report.rerun).toEqual({ selected: 4, not_run: [] });
+    expect(report.command).toContain("--name '^(?:");
+    expect(report.command).toContain('math fails \\[with\\] \\(brackets\\) too');
+  });
+
+  it('reruns a load error by running its file whole', async () => {
+    const dir = await jestFixture('jest-mixed');
+    await runJson(['--cwd', dir]);
+    const broken = path.join(dir, 'test/broken.test.js');
+    await fs.writeFile(broken, "test('loads now', () => expect(1).toBe(1));\n");
+    const { report } = await runJson(['--cwd', dir, '--failed-only']);
+    expect(report.rerun).toEqual({ selected: 5, not_run: [] });
+    expect(report.summary.run).toBe(10);
+    expect(report.failed_tests.map((t) => t.test_name)).not.toContain('load error: test/broken.test.js');
+  });
+
+  it('filters by --name as a plain substring or a /regex/, with files', async () => {
+    const dir = await jestFixture('jest-mixed');
+    const plain = await runJson(['--cwd', dir, '--name', 'handles [brackets] and (parens)', 'test/math.test.js', 'test/second.test.js']);
+    expect([plain.exitCode, plain.report.status, plain.report.summary]).toEqual([0, 'passed', { run: 1, passed: 1, failures: 0, errors: 0, skips: 0 }]);
+    const regex = await runJson(['--cwd', dir, '--name', '/^math add/', 'test/math.test.js']);
+    expect(regex.report.summary).toEqual({ run: 2, passed: 1, failures: 1, errors: 0, skips: 0 });
+    expect(failures(regex.report)).toEqual([['math › add › adds negatives', 'test/math.test.js', 11, 'failed']]);
+  });
+
+  it('keeps process.argv and the environment of scripts.test (cross-env GREETING=hello jest --ci)', async () => {
+    const dir = await jestFixture('jest-argv');
+    const { exitCode, report } = await runJson(['--cwd', dir, '--name', 'only the command line']);
+    expect([exitCode, report.status, report.summary.passed]).toEqual([0, 'passed', 1]);
+    expect(report.command).toMatch(/^GREETING=hello node .*launch\.mjs .* -- --ci$/);
+    const all = await runJson(['--cwd', dir]);
+    expect([all.exitCode, all.report.summary.passed]).toEqual([0, 2]);
+  });
+
+  it('runs an ESM project with the node flags of scripts.test', async () => {
+    const dir = await jestFixture('jest-esm');
+    const { exitCode, report } = await runJson(['--cwd', dir]);
+    expect([exitCode, report.status]).toEqual([1, 'failed']);
+    expect(report.summary).toEqual({ run: 2, passed: 1, failures: 1, errors: 0, skips: 0 });
+    expect(failures(report)).toEqual([['esm › doubles', 'test/esm.test.js', 11, 'failed']]);
+    expect(report.command).toMatch(/^node --experimental-vm-modules .*launch\.mjs/);
+  });
+
+  it('is an error naming the file when a test calls process.exit in band, never a pass', async () => {
+    const dir = await jestFixture('jest-exit');
+    const { exitCode, report } = await runJson(['--cwd', dir]);
+    expect([exitCode, report.status]).toEqual([3, 'error']);
+    expect(report.summary).toEqual({ run: 1, passed: 1, failures: 0, errors: 0, skips: 0 });
+    expect(report.warnings[0]).toBe('jest stopped while running test/b_exit.test.js (during "calls process.exit") and reported no result for it: a test may have called process.exit, or the process crashed or was killed');
+  });
+
+  it('kills the tree on timeout and keeps the tests that finished', async () => {
+    const dir = await jestFixture('jest-hang');
+    const pidFile = path.join(dir, 'grandchild.pid');
+    const { exitCode, report } = await runJson(['--cwd', dir, '--timeout', '5', '--kill-grace', '1'], { env: { HANG_PID_FILE: pidFile } });
+    expect([exitCode, report.status, report.timed_out]).toEqual([124, 'timed_out', true]);
+    expect(report.summary).toEqual({ run: 1, passed: 1, failures: 0, errors: 0, skips: 0 });
+    expect(report.warnings[0]).toContain('jest stopped while running test/hang.test.js (during "hangs with a grandchild")');
+    const grandchild = Number(await fs.readFile(pidFile, 'utf8'));
+    await waitFor(`grandchild ${grandchild} to die`, () => processGone(grandchild), 5000);
+  });
+
+  it('says RUNNER_MISSING with the install hint when jest is not installed', async () => {
+    const dir = await copyFixture('jest-argv');
+    const { exitCode, report } = await runJson(['--cwd', dir]);
+    expect([exitCode, report.status, report.error?.code]).toEqual([3, 'error', 'RUNNER_MISSING']);
+    expect(report.error?.message).toContain('npm install');
+  });
+});

@@ -1,0 +1,89 @@
+import { describe, expect, it } from '@jest/globals';
+import fs from 'fs-extra';
+import path from 'node:path';
+import { copyFixture, failures, processGone, REPO, runJson, waitFor } from './helpers.js';
+
+/** A temp copy of a fixture whose node_modules is run-tests' own (vitest 4 is a devDependency). */
+async function vitestFixture(name: string): Promise<string> {
+  const dir = await copyFixture(name);
+  await fs.symlink(path.join(REPO, 'node_modules'), path.join(dir, 'node_modules'));
+  return dir;
+}
+
+const sorted = <T>(rows: T[]): T[] => [...rows].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+
+const MIXED_FAILURES = [
+  ['load error: test/broken.test.ts', 'test/broken.test.ts', 3, 'error'],
+  ['math > add > adds negatives', 'test/math.test.ts', 15, 'failed'],
+  ['math > fails [with] (brackets) too', 'test/math.test.ts', 34, 'failed'],
+  ['math > parses config', 'test/math.test.ts', 20, 'error'],
+  ['math > times out', 'test/math.test.ts', 37, 'error'],
+  ['top level fails', 'test/second.test.ts', 8, 'failed'],
+];
+
+describe('vitest through its programmatic API', () => {
+  it('reports failures, errors, a timeout, skips, todos and a load error with TypeScript lines', async () => {
+    const dir = await vitestFixture('vitest-mixed');
+    const { exitCode, report } = await runJson(['--cwd', dir]);
+    expect([exitCode, report.status, report.framework, report.exit_status]).toEqual([1, 'failed', 'vitest', 1]);
+    expect(report.summary).toEqual({ run: 11, passed: 3, failures: 3, errors: 3, skips: 2 });
+    expect(sorted(failures(report))).toEqual(MIXED_FAILURES);
+    expect(report.warnings).toEqual([]);
+    const byName = Object.fromEntries(report.failed_tests.map((t) => [t.test_name, t]));
+    expect(byName['math > times out']?.message).toBe('Error: Test timed out in 50ms.\nIf this is a long-running test, pass a timeout value as the last argument or configure it globally with "testTimeout".');
+    expect(byName['math > add > adds negatives']).toMatchObject({ id: 'test/math.test.ts::math > add > adds negatives', message: 'expected -2 to be -3 // Object.is equality' });
+    expect(byName['load error: test/broken.test.ts']).toMatchObject({ id: 'test/broken.test.ts', message: 'Error: broken at load: function' });
+    expect(report.command).toBe(`node ${REPO}reporters/vitest/launch.mjs --package node_modules/vitest --report .run-tests/vitest-events.jsonl -- run`);
+  });
+
+  it('reruns exactly the failures by anchored names, brackets and parentheses included', async () => {
+    const dir = await vitestFixture('vitest-mixed');
+    await fs.remove(path.join(dir, 'test/broken.test.ts'));
+    await runJson(['--cwd', dir]);
+    const { exitCode, report } = await runJson(['--cwd', dir, '--failed-only']);
+    expect([exitCode, report.status]).toEqual([1, 'failed']);
+    // Tests the name pattern deselected are not reported as skipped.
+    expect(report.summary).toEqual({ run: 5, passed: 0, failures: 3, errors: 2, skips: 0 });
+    expect(sorted(failures(report))).toEqual(MIXED_FAILURES.slice(1));
+    expect(report.rerun).toEqual({ selected: 5, not_run: [] });
+    expect(report.command).toContain('math fails \\[with\\] \\(brackets\\) too');
+  });
+
+  it('filters by --name as a plain substring or a /regex/, with files', async () => {
+    const dir = await vitestFixture('vitest-mixed');
+    const plain = await runJson(['--cwd', dir, '--name', 'handles [brackets] and (parens)', 'test/math.test.ts', 'test/second.test.ts']);
+    expect([plain.exitCode, plain.report.status, plain.report.summary]).toEqual([0, 'passed', { run: 1, passed: 1, failures: 0, errors: 0, skips: 0 }]);
+    const regex = await runJson(['--cwd', dir, '--name', '/^math add/', 'test/math.test.ts']);
+    expect(regex.report.summary).toEqual({ run: 2, passed: 1, failures: 1, errors: 0, skips: 0 });
+    expect(failures(regex.report)).toEqual([['math > add > adds negatives', 'test/math.test.ts', 15, 'failed']]);
+  });
+
+  it('keeps the environment and arguments of scripts.test, and the tests see no run-tests flags in process.argv', async () => {
+    const dir = await vitestFixture('vitest-argv');
+    const { exitCode, report } = await runJson(['--cwd', dir, '--name', 'sees no run-tests']);
+    expect([exitCode, report.status, report.summary.passed]).toEqual([0, 'passed', 1]);
+    expect(report.command).toMatch(/^GREETING=hello node .*launch\.mjs .* -- run --pool threads$/);
+    const all = await runJson(['--cwd', dir]);
+    expect([all.exitCode, all.report.summary.passed]).toEqual([0, 2]);
+  });
+
+  it('reports process.exit in a test, and a worker that died, never a pass', async () => {
+    const dir = await vitestFixture('vitest-exit');
+    const { exitCode, report } = await runJson(['--cwd', dir]);
+    expect([exitCode, report.status]).toEqual([1, 'failed']);
+    expect(failures(report)).toContainEqual(['calls process.exit', 'test/exit.test.js', 8, 'error']);
+    expect(report.failed_tests.find((t) => t.test_name === 'unhandled error')?.message).toContain('Worker');
+    expect(report.warnings).toContain('vitest stopped while running test/crash.test.js and reported no result for it: a test may have called process.exit, or the process crashed or was killed');
+  });
+
+  it('kills the tree on timeout and keeps the tests that finished', async () => {
+    const dir = await vitestFixture('vitest-hang');
+    const pidFile = path.join(dir, 'grandchild.pid');
+    const { exitCode, report } = await runJson(['--cwd', dir, '--timeout', '5', '--kill-grace', '1'], { env: { HANG_PID_FILE: pidFile } });
+    expect([exitCode, report.status, report.timed_out]).toEqual([124, 'timed_out', true]);
+    expect(report.summary).toEqual({ run: 1, passed: 1, failures: 0, errors: 0, skips: 0 });
+    expect(report.warnings[0]).toContain('vitest stopped while running test/hang.test.js (during "hangs with a grandchild")');
+    const grandchild = Number(await fs.readFile(pidFile, 'utf8'));
+    await waitFor(`grandchild ${grandchild} to die`, () => processGone(grandchild), 5000);
+  });
+});

@@ -1,0 +1,74 @@
+import { describe, expect, it } from '@jest/globals';
+import { jest } from '../../../src/adapters/jest.js';
+import type { PlanRequest } from '../../../src/adapters/types.js';
+import { HarnessError } from '../../../src/core/errors.js';
+import type { FailedTestRecord } from '../../../src/core/types.js';
+import { factsFromFiles } from '../../../src/detect/facts.js';
+import { artifactPaths } from '../../../src/store/artifacts.js';
+
+const ROOT = '/p';
+const request = (files: Record<string, string>, over: Partial<PlanRequest> = {}): PlanRequest => ({
+  root: ROOT,
+  facts: factsFromFiles(ROOT, { 'node_modules/jest/package.json': '{}', ...files }),
+  files: [],
+  name: null,
+  rerun: null,
+  artifacts: artifactPaths(ROOT),
+  env: { PATH: '/bin' },
+  reportersDir: '/rt/reporters',
+  ...over,
+});
+const pkg = (test: string): Record<string, string> => ({ 'package.json': JSON.stringify({ scripts: { test }, devDependencies: { jest: '30' } }) });
+const HEAD = ['node', '/rt/reporters/jest/launch.mjs', '--package', '/p/node_modules/jest', '--report', '/p/.run-tests/jest-events.jsonl'];
+const record = (file: string | null, name: string, id = `${file}::${name}`): FailedTestRecord => ({ test_name: name, file, line: 1, status: 'failed', message: 'm', id });
+
+describe('jest adapter', () => {
+  it('detects jest through chooseNodeRunner only', () => {
+    expect(jest.detect(factsFromFiles(ROOT, pkg('jest')))).toBe("package.json lists jest in devDependencies: the project's own jest, through run-tests' launcher");
+    expect(jest.detect(factsFromFiles(ROOT, { 'package.json': JSON.stringify({ devDependencies: { vitest: '4', jest: '30' } }) }))).toBeNull();
+  });
+
+  it('runs the launcher with the script node flags, env and arguments, and reads our reporter', () => {
+    const plan = jest.plan(request(pkg('cross-env TZ=UTC node --experimental-vm-modules node_modules/jest/bin/jest.js --ci')));
+    expect(plan.argv).toEqual(['node', '--experimental-vm-modules', ...HEAD.slice(1), '--', '--ci']);
+    expect(plan.env).toEqual({ PATH: '/bin', TZ: 'UTC' });
+    expect(plan.shownEnv).toEqual(['TZ']);
+    expect(plan.reports).toEqual([{ path: '/p/.run-tests/jest-events.jsonl', parser: 'jest' }]);
+    expect(plan.notes).toBeUndefined();
+  });
+
+  it('says so when scripts.test is not a plain jest command', () => {
+    const plan = jest.plan(request(pkg('tsc && jest')));
+    expect(plan.argv).toEqual([...HEAD, '--']);
+    expect(plan.notes).toEqual(['scripts.test is a shell command line ("tsc && jest"); run-tests runs the runner directly instead']);
+  });
+
+  it('gives files as absolute paths and --name as an escaped substring or a regex', () => {
+    const plain = jest.plan(request(pkg('jest'), { files: ['test/a.test.js'], name: { text: 'adds [1] (x)', regex: false } }));
+    expect(plain.argv).toEqual([...HEAD, '--path', '/p/test/a.test.js', '--name', 'adds \\[1\\] \\(x\\)', '--']);
+    expect(jest.plan(request(pkg('jest'), { name: { text: '^a|b', regex: true } })).argv).toEqual([...HEAD, '--name', '^a|b', '--']);
+  });
+
+  it('reruns failures by their files and an anchored alternation of space-joined names', () => {
+    const plan = jest.plan(request(pkg('jest'), { rerun: [record('test/a.test.js', 'math › add (1) › [x]'), record('test/b.test.js', 'top')] }));
+    expect(plan.argv).toEqual([...HEAD, '--path', '/p/test/a.test.js', '--path', '/p/test/b.test.js', '--name', '^(?:math add \\(1\\) \\[x\\]|top)$', '--']);
+    const name = plan.argv[plan.argv.indexOf('--name') + 1] ?? '';
+    expect(new RegExp(name, 'i').test('math add (1) [x]')).toBe(true);
+    expect(new RegExp(name, 'i').test('math add (1) [x] and more')).toBe(false);
+  });
+
+  it('runs a load error file whole on a rerun', () => {
+    const plan = jest.plan(request(pkg('jest'), { rerun: [record('test/broken.test.js', 'load error: test/broken.test.js', 'test/broken.test.js'), record('test/a.test.js', 'x')] }));
+    expect(plan.argv).toEqual([...HEAD, '--path', '/p/test/broken.test.js', '--path', '/p/test/a.test.js', '--']);
+  });
+
+  it('is RUNNER_MISSING when no node_modules/jest is found upwards', () => {
+    const facts = factsFromFiles(ROOT, pkg('jest'));
+    expect(() => jest.plan({ ...request({}), facts })).toThrow(HarnessError);
+    try {
+      jest.plan({ ...request({}), facts });
+    } catch (error) {
+      expect((error as HarnessError).code).toBe('RUNNER_MISSING');
+    }
+  });
+});

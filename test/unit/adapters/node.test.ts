@@ -1,0 +1,67 @@
+import { describe, expect, it } from '@jest/globals';
+import { factsFromFiles } from '../../../src/detect/facts.js';
+import { chooseNodeRunner, escapeJsRegex, shellWords, testScript } from '../../../src/adapters/node.js';
+
+const pkg = (value: Record<string, unknown>): string => JSON.stringify(value);
+const choose = (files: Record<string, string>) => chooseNodeRunner(factsFromFiles('/p', files));
+
+describe('chooseNodeRunner', () => {
+  it('prefers a dependency in the order vitest, jest, mocha', () => {
+    expect(choose({ 'package.json': pkg({ devDependencies: { jest: '1', vitest: '1', mocha: '1' } }) }))
+      .toEqual({ id: 'vitest', reason: 'package.json lists vitest in devDependencies' });
+    expect(choose({ 'package.json': pkg({ dependencies: { mocha: '1' }, devDependencies: { jest: '1' } }) })?.id).toBe('jest');
+    expect(choose({ 'package.json': pkg({ dependencies: { mocha: '1' } }) })).toEqual({ id: 'mocha', reason: 'package.json lists mocha in dependencies' });
+  });
+
+  it('then a config file, then a "jest" section, then what scripts.test runs', () => {
+    expect(choose({ 'package.json': pkg({}), 'jest.config.ts': '' })).toEqual({ id: 'jest', reason: 'jest.config.ts found' });
+    expect(choose({ 'package.json': pkg({}), 'vitest.config.mts': '', 'jest.config.js': '' })?.id).toBe('vitest');
+    expect(choose({ 'package.json': pkg({ jest: {} }) })).toEqual({ id: 'jest', reason: 'package.json has a "jest" section' });
+    expect(choose({ 'package.json': pkg({ scripts: { test: 'vitest run' } }) })).toEqual({ id: 'vitest', reason: 'scripts.test runs vitest' });
+  });
+
+  it('falls back to node --test only with test files, and needs a package.json', () => {
+    expect(choose({ 'package.json': pkg({}), 'test/a.test.js': '' })?.id).toBe('node-test');
+    expect(choose({ 'package.json': pkg({}) })).toBeNull();
+    expect(choose({ 'jest.config.js': '' })).toBeNull();
+  });
+});
+
+describe('testScript', () => {
+  it('keeps env assignments, cross-env and the runner arguments', () => {
+    expect(testScript({ scripts: { test: 'NODE_ENV=test TZ=UTC jest --ci' } }))
+      .toEqual({ runner: 'jest', env: { NODE_ENV: 'test', TZ: 'UTC' }, nodeArgs: [], args: ['--ci'], note: null });
+    expect(testScript({ scripts: { test: 'cross-env GREETING=hello vitest run --pool threads' } }))
+      .toEqual({ runner: 'vitest', env: { GREETING: 'hello' }, nodeArgs: [], args: ['run', '--pool', 'threads'], note: null });
+  });
+
+  it('reads `node [flags] path/to/jest.js [args]`', () => {
+    expect(testScript({ scripts: { test: 'node --experimental-vm-modules node_modules/jest/bin/jest.js -i' } }))
+      .toEqual({ runner: 'jest', env: {}, nodeArgs: ['--experimental-vm-modules'], args: ['-i'], note: null });
+    expect(testScript({ scripts: { test: 'NODE_OPTIONS=--experimental-vm-modules npx jest' } }))
+      .toEqual({ runner: 'jest', env: { NODE_OPTIONS: '--experimental-vm-modules' }, nodeArgs: [], args: [], note: null });
+  });
+
+  it('unquotes words the way a shell would', () => {
+    expect(testScript({ scripts: { test: `jest -t "adds [one]" --testPathIgnorePatterns='e2e dir'` } }).args)
+      .toEqual(['-t', 'adds [one]', '--testPathIgnorePatterns=e2e dir']);
+    expect(shellWords(`a "b \\"c\\"" 'd e' f\\ g`)).toEqual(['a', 'b "c"', 'd e', 'f g']);
+    expect(shellWords('a "unterminated')).toBeNull();
+  });
+
+  it('says why a shell chain or an unknown command is not used as it stands', () => {
+    const chain = testScript({ scripts: { test: 'tsc && jest' } });
+    expect([chain.runner, chain.note]).toEqual([null, 'scripts.test is a shell command line ("tsc && jest"); run-tests runs the runner directly instead']);
+    expect(testScript({ scripts: { test: 'make test' } }).note).toBe('scripts.test runs "make", not a runner run-tests knows; it runs the detected runner directly');
+    expect(testScript({})).toEqual({ runner: null, env: {}, nodeArgs: [], args: [], note: null });
+  });
+});
+
+describe('escapeJsRegex', () => {
+  it('matches the text literally, brackets and parentheses included', () => {
+    const name = 'fails [with] (brackets) a.b* c+? ^$ {1} | / \\';
+    expect(new RegExp(`^${escapeJsRegex(name)}$`).test(name)).toBe(true);
+    expect(new RegExp(`^${escapeJsRegex(name)}$`, 'u').test(name)).toBe(true);
+    expect(new RegExp(escapeJsRegex('a.b')).test('axb')).toBe(false);
+  });
+});
