@@ -80,7 +80,7 @@ function program(): Command {
     .option('--kill-grace <seconds>', 'after SIGTERM, wait this long before SIGKILL', '5')
     .option('--json', 'print the JSON report on stdout, and nothing else there')
     .option('--cwd <dir>', 'run as if started in this directory')
-    .option('--runner <id>', 'use this runner instead of detecting one (rails, rspec, minitest)')
+    .option('--runner <id>', 'use this runner instead of detecting one (rails, rspec, minitest, jest, vitest, mocha, node-test, go)')
     .option('--min-tests <n>', 'fewer tests than this is a failure (status no_tests)', '1')
     .option('--allow-no-tests', 'zero tests run exits 0 (status stays no_tests)')
     .option('--stream', "pass the runner's live output through to stderr")
