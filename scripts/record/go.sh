@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Regenerates test/fixtures/outputs/go/<case>.jsonl from real runs of the fixture
-# projects through reporters/go/go-test-json.mjs, exactly as the go-json parser sees
-# them: the launcher's start/end lines, go's JSON events and go's plain text. The temp
-# root becomes `<root>`; times, elapsed seconds and durations are normalised.
+# projects, as the go-json parser sees them: go's stdout and stderr in one file (go's
+# JSON events and its plain text), plus <case>.context.json with the module path the
+# adapter passes from go.mod. The temp root becomes `<root>`; times, elapsed seconds
+# and durations are normalised.
+# go tests packages in parallel, so the order of packages' lines differs between runs.
 # The <case>.expected.json files are NOT regenerated: after recording, check each
 # changed value against the fixture sources by eye and update them.
 #
@@ -14,7 +16,6 @@ set -euo pipefail
 repo="$(cd "$(dirname "$0")/../.." && pwd)"
 projects="$repo/test/fixtures/projects"
 out="$repo/test/fixtures/outputs/go"
-launcher="$repo/reporters/go/go-test-json.mjs"
 go119="${GO119:-$(command -v go)}"
 go123="${GO123:-/usr/lib/go-1.23/bin/go}"
 work="$(mktemp -d)"
@@ -35,13 +36,15 @@ record() {
   echo "== $name: (cd $project && $("$gobin" version | cut -d' ' -f3) test -json -count=1 $*)" >&2
   (
     cd "$root"
-    PATH="$(dirname "$gobin"):$PATH" node "$launcher" --report "$work/$name.jsonl" --module "$module" -- \
-      go test -json -count=1 "$@" >"$work/$name.log" 2>&1
+    PATH="$(dirname "$gobin"):$PATH" go test -json -count=1 "$@" >"$work/$name.jsonl" 2>&1
   ) || echo "   (exit status $?, expected when tests fail)" >&2
+  printf '{ "hints": { "module": "%s" } }\n' "$module" >"$out/$name.context.json"
   ROOT="$root" perl -pe '
     s/\Q$ENV{ROOT}\E/<root>/g;
     s/"Time":"[^"]*"/"Time":"2000-01-01T00:00:00Z"/g;
     s/"Elapsed":[0-9.e-]+/"Elapsed":0/g;
+    s/goroutine \d+ \[/goroutine 1 [/g;
+    s/0xc[0-9a-f]{9}/0xc000000000/g;
     s/\((\d+\.\d+)s\)/(0.00s)/g;
     s/\\t\d+\.\d+s\b/\\t0.000s/g;
   ' "$work/$name.jsonl" >"$out/$name.jsonl"
@@ -62,7 +65,7 @@ else
 fi
 
 # A run killed mid-write: mixed up to the root package's last test event, the last
-# line cut in half, so neither package nor launcher reported its end.
+# line cut in half, so the package never reported its end.
 node -e '
   const fs = require("fs");
   const lines = fs.readFileSync(process.argv[1], "utf8").split("\n");
@@ -71,5 +74,6 @@ node -e '
   const last = kept.pop();
   process.stdout.write(kept.join("\n") + "\n" + last.slice(0, Math.floor(last.length / 2)));
 ' "$out/mixed.jsonl" >"$out/truncated.jsonl"
+cp "$out/mixed.context.json" "$out/truncated.context.json"
 
 echo "recorded into $out; now review the .expected.json files" >&2

@@ -3,9 +3,9 @@ import type { FailedTestRecord } from '../core/types.js';
 import type { ProjectFacts } from '../detect/facts.js';
 import type { Adapter, Invocation, NameFilter, PlanRequest } from './types.js';
 
-/** `go test` through reporters/go/go-test-json.mjs, which appends go's JSON event stream
- * (and its plain-text build errors) to the report file line by line as go prints it;
- * see that file for why. `-count=1`: a cached result would replay old evidence. */
+/** go prints its JSON events on stdout (and, before Go 1.24, build errors as text on
+ * stderr): run-tests copies both into the report file, whole lines as they come, and
+ * follows it. `-count=1`: a cached result would replay old evidence. */
 const GO_TEST = ['go', 'test', '-json', '-count=1'] as const;
 
 export const go: Adapter = {
@@ -21,25 +21,19 @@ export const go: Adapter = {
   plan(request: PlanRequest): Invocation {
     const report = request.artifacts.file('go-test.jsonl');
     const module = modulePath(request.facts);
-    const launcher = [
-      process.execPath, path.join(request.reportersDir, 'go', 'go-test-json.mjs'),
-      '--report', report, '--module', module ?? '', '--',
-    ];
     const commands = request.rerun
       ? rerunCommands(request.rerun, module)
       : [{ run: request.name ? goRunPattern(request.name) : null, packages: packagesOf(request.files, request.facts) }];
     const [first, ...rest] = commands.map(({ run, packages }) => [
-      ...launcher, ...GO_TEST, ...(run === null ? [] : ['-run', run]), ...packages,
+      ...GO_TEST, ...(run === null ? [] : ['-run', run]), ...packages,
     ]);
     return {
-      argv: first ?? [...launcher, ...GO_TEST, './...'],
+      argv: first ?? [...GO_TEST, './...'],
       ...(rest.length > 0 ? { thenArgv: rest } : {}),
       env: { ...request.env },
       cwd: request.root,
-      reports: [{ path: report, parser: 'go-json' }],
-      requires: ['go'],
-      // Show go's own command, not the launcher around it.
-      shownArgv: (argv) => argv.slice(argv.indexOf('--') + 1),
+      reports: [{ path: report, parser: 'go-json', ...(module === null ? {} : { hints: { module } }) }],
+      captureOutput: report,
     };
   },
 

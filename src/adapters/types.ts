@@ -28,6 +28,8 @@ export interface PlanRequest {
 export interface ReportSource {
   readonly path: string;
   readonly parser: ParserId;
+  /** What the parser needs to know beyond the project root (e.g. a Go module path). */
+  readonly hints?: Readonly<Record<string, string>>;
 }
 
 export interface Invocation {
@@ -46,6 +48,9 @@ export interface Invocation {
   /** How each command is displayed, when argv wraps the runner in a launcher of ours:
    * the runner's own command, as a person would type it. */
   readonly shownArgv?: (argv: readonly string[]) => readonly string[];
+  /** A report that is the runner's own output: its stdout and stderr are also appended
+   * here, whole lines at a time (go test -json prints its events on stdout). */
+  readonly captureOutput?: string;
   /** Executables a launcher will start, checked on the child's PATH before spawning so
    * a missing one is RUNNER_MISSING with the install hint, not a missing report. */
   readonly requires?: readonly string[];

@@ -22,6 +22,7 @@ export async function runCommands(invocation: Invocation, options: CommandsOptio
       env: invocation.env,
       logPath: options.logPath,
       appendLog: index > 0,
+      outputCopy: invocation.captureOutput ?? null,
       timeoutMs: Math.max(1, Math.round(deadline - performance.now())),
       killGraceMs: options.killGraceMs,
       tee: options.tee,

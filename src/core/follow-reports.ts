@@ -68,7 +68,8 @@ export async function followReports(
   root: string,
   onProgress: ((finished: number) => void) | null,
 ): Promise<ReportFollower> {
-  const files = await Promise.all(sources.map(async (source) => new FollowedFile(source, (await loadParser(source.parser))({ root }))));
+  const files = await Promise.all(sources.map(async (source) =>
+    new FollowedFile(source, (await loadParser(source.parser))({ root, ...(source.hints ? { hints: source.hints } : {}) }))));
   let shown = -1;
   const poll = () => {
     for (const file of files) file.drain();

@@ -36,6 +36,8 @@ export interface ParsedReport {
 export interface ParseContext {
   /** Absolute project root, used to make file paths relative. */
   readonly root: string;
+  /** What the adapter knows that the report does not say (ReportSource.hints). */
+  readonly hints?: Readonly<Record<string, string>>;
 }
 
 export type Parser = (text: string, ctx: ParseContext) => ParsedReport;

@@ -1,6 +1,6 @@
-/** Parses the report reporters/go/go-test-json.mjs writes: `go test -json` events,
- * go's plain text (build failures), framed by the launcher's `{"RunTests":"start"}`
- * (with the module path) and `{"RunTests":"end"}` lines, once per go command.
+/** Parses go's output as run-tests copies it into the report: `go test -json` events
+ * and go's plain text (build failures), whole lines, for one or more go commands. The
+ * module path (ctx.hints.module, from go.mod) places `file_test.go:12:` in its package.
  *
  * Only leaf tests count: a parent whose failure is its child's is neither counted nor
  * listed. Ids are `<import path> <test name>` (neither part can hold a space: go
@@ -51,13 +51,12 @@ class GoStream {
   private readonly warnings: string[] = [];
   private readonly unknownActions = new Set<string>();
   private readonly stray: string[] = [];
-  private module: string | null = null;
-  private starts = 0;
-  private ends = 0;
+  private readonly module: string | null;
   private cutOff = false;
 
   constructor(private readonly ctx: ParseContext) {
     this.build = new BuildFailures(ctx);
+    this.module = ctx.hints?.module ?? null;
   }
 
   line(raw: string, lineNo: number, cutOff: boolean): void {
@@ -74,38 +73,22 @@ class GoStream {
       if (!this.build.text(line)) this.stray.push(line);
       return;
     }
-    if ('RunTests' in event) this.launcherLine(event);
-    else this.event(event, lineNo);
+    this.event(event, lineNo);
   }
 
   end(): ParsedReport {
     const ran = (pkg: string) => (this.packages.get(pkg)?.results ?? 0) > 0;
-    for (const entry of this.build.entries(ran)) this.results.set(entry.id, entry);
+    const buildFailures = this.build.entries(ran);
+    for (const entry of buildFailures) this.results.set(entry.id, entry);
     if (this.stray.length > 0) {
       this.warnings.push(`${this.stray.length} line(s) of go's output were neither test events nor build errors, e.g. ${preview(this.stray[0] ?? '')}`);
     }
     const unfinished = [...this.packages.values()].filter((p) => !p.done).map((p) => p.path);
     if (unfinished.length > 0) this.warnings.push(`go did not finish package(s) ${unfinished.join(', ')}`);
-    const framed = this.starts > 0 || this.packages.size > 0;
-    const complete = framed && !this.cutOff && this.starts === this.ends && unfinished.length === 0;
+    // Complete: go reported on something, every package it started ended, nothing cut off.
+    const reported = this.packages.size > 0 || buildFailures.length > 0;
+    const complete = reported && !this.cutOff && unfinished.length === 0;
     return { tests: [...this.results.values()], complete, warnings: this.warnings };
-  }
-
-  private launcherLine(line: Json): void {
-    switch (line['RunTests']) {
-      case 'start':
-        this.starts += 1;
-        this.module = str(line['Module']) || this.module;
-        return;
-      case 'end':
-        this.ends += 1;
-        return;
-      case 'spawn-error':
-        this.warnings.push(`${str(line['Command']) ?? 'go'} could not be started (${str(line['Message']) ?? 'unknown error'}); is Go installed? (Debian: apt-get install golang-go)`);
-        return;
-      default:
-        this.warnings.push(`unknown run-tests line ${JSON.stringify(line['RunTests'])}, ignored`);
-    }
   }
 
   private event(event: Json, lineNo: number): void {

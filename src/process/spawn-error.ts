@@ -10,7 +10,7 @@ export function spawnError(error: NodeJS.ErrnoException, argv: readonly string[]
     if (!isDirectory(cwd)) {
       return new HarnessError('SPAWN_FAILED', `cannot start ${executable}: working directory ${cwd} does not exist`, { command, path: cwd });
     }
-    return new HarnessError('RUNNER_MISSING', `${executable} not found (run from ${cwd}, looked up on the run's PATH); is it installed?`, { command });
+    return new HarnessError('RUNNER_MISSING', `${executable} not found on PATH (run from ${cwd})`, { command });
   }
   return new HarnessError('SPAWN_FAILED', `cannot start ${executable} in ${cwd}: ${error.code ?? error.message}`, { command });
 }

@@ -4,6 +4,7 @@ import crossSpawn from 'cross-spawn';
 import { HarnessError } from '../core/errors.js';
 import { groupHasLiveMembers, killProcessGroup } from './kill.js';
 import { RunLog } from './log.js';
+import { OutputCopy } from './output-copy.js';
 import { validateStartOptions } from './options.js';
 import { spawnError } from './spawn-error.js';
 import type { ProcessOutcome, RunningProcess, StartOptions } from './types.js';
@@ -54,12 +55,14 @@ class Run implements RunningProcess {
   private interrupted = false;
   private leftoverProcesses = false;
   private finished = false;
+  private readonly copy: OutputCopy | null;
 
   constructor(
     private readonly options: StartOptions,
     private readonly log: RunLog,
   ) {
     this.done = new Promise((resolve, reject) => (this.settle = { resolve, reject }));
+    this.copy = options.outputCopy ? new OutputCopy(options.outputCopy) : null;
     const [command = '', ...args] = options.argv;
     try {
       this.child = crossSpawn(command, args, {
@@ -79,6 +82,8 @@ class Run implements RunningProcess {
     this.child.once('close', () => this.onClose());
     log.attach(this.child.stdout);
     log.attach(this.child.stderr);
+    this.copy?.attach(this.child.stdout);
+    this.copy?.attach(this.child.stderr);
     if (options.timeoutMs !== null && this.pid > 0) {
       this.timeoutTimer = this.after(options.timeoutMs, () => this.onTimeout());
     }
@@ -191,7 +196,7 @@ class Run implements RunningProcess {
       leftoverProcesses: this.leftoverProcesses,
     };
     try {
-      await this.log.close();
+      await Promise.all([this.log.close(), this.copy?.close()]);
       this.settle.resolve(outcome);
     } catch (error) {
       this.settle.reject(error);
@@ -204,7 +209,7 @@ class Run implements RunningProcess {
     this.clearTimers();
     this.child?.stdout?.destroy();
     this.child?.stderr?.destroy();
-    await this.log.close().catch(() => undefined); // the spawn error is the one to report
+    await Promise.all([this.log.close(), this.copy?.close()]).catch(() => undefined); // the spawn error is the one to report
     this.settle.reject(spawnError(error, this.options.argv, this.options.cwd));
   }
 

@@ -10,6 +10,9 @@ export interface StartOptions {
   readonly logPath: string;
   /** Append to the log instead of truncating it: a later command of the same run. */
   readonly appendLog?: boolean;
+  /** Also append the child's output, whole lines per stream, to this file (a report
+   * that is the runner's own output, such as go test -json). */
+  readonly outputCopy?: string | null;
   readonly timeoutMs: number | null;
   /** How long SIGTERM (or a forwarded signal) may take before SIGKILL. */
   readonly killGraceMs: number;

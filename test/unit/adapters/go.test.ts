@@ -8,7 +8,6 @@ import { artifactPaths } from '../../../src/store/artifacts.js';
 const GO_MOD = 'module example.com/m // the module\n\ngo 1.19\n';
 const FILES = { 'go.mod': GO_MOD, 'm.go': '', 'm_test.go': '', 'sub/s_test.go': '', 'sub/deep/d_test.go': '', 'internal/x/x_test.go': '' };
 const REPORT = '/p/.run-tests/go-test.jsonl';
-const LAUNCHER = [process.execPath, '/pkg/reporters/go/go-test-json.mjs', '--report', REPORT, '--module', 'example.com/m', '--'];
 
 const request = (over: Partial<PlanRequest> = {}, files: Record<string, string> = FILES): PlanRequest => ({
   root: '/p',
@@ -40,17 +39,15 @@ describe('go detection', () => {
 });
 
 describe('go plan', () => {
-  it('runs every package through the launcher, uncached, keeping the environment', () => {
+  it('runs every package uncached, keeping the environment, its output copied into the report', () => {
     const plan = go.plan(request());
     expect(plan).toEqual({
-      argv: [...LAUNCHER, 'go', 'test', '-json', '-count=1', './...'],
+      argv: ['go', 'test', '-json', '-count=1', './...'],
       env: { PATH: '/bin', GOFLAGS: '-tags=x' },
       cwd: '/p',
-      reports: [{ path: REPORT, parser: 'go-json' }],
-      requires: ['go'],
-      shownArgv: expect.any(Function),
+      reports: [{ path: REPORT, parser: 'go-json', hints: { module: 'example.com/m' } }],
+      captureOutput: REPORT,
     });
-    expect(plan.shownArgv?.(plan.argv)).toEqual(['go', 'test', '-json', '-count=1', './...']);
   });
 
   it('settles a package-level record with any test of that package', () => {
@@ -66,7 +63,7 @@ describe('go plan', () => {
     expect(packagesOf(['sub', 'sub/deep/', '.'], request().facts)).toEqual(['./sub', './sub/deep', '.']);
     // A directory without .go files of its own runs the packages below it.
     expect(packagesOf(['internal'], request().facts)).toEqual(['./internal/...']);
-    expect(go.plan(request({ files: ['sub/s_test.go'] })).argv.slice(LAUNCHER.length)).toEqual(['go', 'test', '-json', '-count=1', './sub']);
+    expect(go.plan(request({ files: ['sub/s_test.go'] })).argv).toEqual(['go', 'test', '-json', '-count=1', './sub']);
   });
 
   it('passes --name as -run: a /regex/ as written, plain text escaped and split per subtest level', () => {
@@ -75,7 +72,7 @@ describe('go plan', () => {
     expect(goRunPattern({ text: 'a.b (c) [d] x|y', regex: false })).toBe('a\\.b \\(c\\) \\[d\\] x\\|y');
     expect(goRunPattern({ text: 'TestTable/wrong_[neg]', regex: false })).toBe('TestTable$/^wrong_\\[neg\\]');
     expect(goRunPattern({ text: 'Nested/outer/inner', regex: false })).toBe('Nested$/^outer$/^inner');
-    const argv = go.plan(request({ name: { text: 'wrong [x]', regex: false }, files: ['sub'] })).argv.slice(LAUNCHER.length);
+    const argv = go.plan(request({ name: { text: 'wrong [x]', regex: false }, files: ['sub'] })).argv;
     expect(argv).toEqual(['go', 'test', '-json', '-count=1', '-run', 'wrong \\[x\\]', './sub']);
   });
 
@@ -94,8 +91,8 @@ describe('go reruns', () => {
 
   it('runs each package with its own selection in its own command, via thenArgv', () => {
     const plan = go.plan(request({ rerun: [failed('example.com/m TestA'), failed('example.com/m/sub TestS/wrong_[neg]'), failed('example.com/m TestA')] }));
-    expect(plan.argv).toEqual([...LAUNCHER, 'go', 'test', '-json', '-count=1', '-run', '^TestA$', '.']);
-    expect(plan.thenArgv).toEqual([[...LAUNCHER, 'go', 'test', '-json', '-count=1', '-run', '^TestS$/^wrong_\\[neg\\]$', './sub']]);
+    expect(plan.argv).toEqual(['go', 'test', '-json', '-count=1', '-run', '^TestA$', '.']);
+    expect(plan.thenArgv).toEqual([['go', 'test', '-json', '-count=1', '-run', '^TestS$/^wrong_\\[neg\\]$', './sub']]);
   });
 
   it('reruns the whole package of a build failure, and shares commands between packages with the same selection', () => {
@@ -112,7 +109,7 @@ describe('go reruns', () => {
 
   it('takes the rerun over --name and files', () => {
     const plan = go.plan(request({ rerun: [failed('example.com/m/sub TestS')], name: { text: 'x', regex: false }, files: ['sub'] }));
-    expect(plan.argv.slice(LAUNCHER.length)).toEqual(['go', 'test', '-json', '-count=1', '-run', '^TestS$', './sub']);
+    expect(plan.argv).toEqual(['go', 'test', '-json', '-count=1', '-run', '^TestS$', './sub']);
     expect(plan.thenArgv).toBeUndefined();
   });
 });

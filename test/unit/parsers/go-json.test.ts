@@ -4,20 +4,20 @@ import { fileURLToPath } from 'node:url';
 import { parseGoJson } from '../../../src/parsers/go-json.js';
 
 const outputs = fileURLToPath(new URL('../../fixtures/outputs/go/', import.meta.url));
-const ctx = { root: '<root>' };
+const ctx = { root: '<root>', hints: { module: 'example.com/m' } };
+/** The recorded run's context (the module path the adapter reads from go.mod). */
+const recordedCtx = (file: string) => ({ root: '<root>', ...JSON.parse(readFileSync(outputs + file.replace(/\.jsonl$/, '.context.json'), 'utf8')) });
 const recorded = readdirSync(outputs).filter((f) => f.endsWith('.jsonl'));
 
-const start = (module = 'example.com/m') => JSON.stringify({ RunTests: 'start', Module: module, Command: ['go', 'test'] });
-const end = (code = 1) => JSON.stringify({ RunTests: 'end', ExitCode: code, Signal: null });
 const ev = (Action: string, Test?: string, Output?: string, Package = 'example.com/m') =>
   JSON.stringify({ Time: '2000-01-01T00:00:00Z', Action, Package, ...(Test === undefined ? {} : { Test }), ...(Output === undefined ? {} : { Output }) });
 const parse = (...lines: string[]) => parseGoJson(`${lines.join('\n')}\n`, ctx);
-const brief = (text: string) => parseGoJson(text, ctx).tests.map((t) => [t.name, t.status, t.file, t.line]);
+const brief = (text: string) => parseGoJson(text, recordedCtx('mixed.jsonl')).tests.map((t) => [t.name, t.status, t.file, t.line]);
 
 describe('go test -json, recorded', () => {
   it.each(recorded)('%s gives its expected report', (file) => {
     const expected = JSON.parse(readFileSync(outputs + file.replace(/\.jsonl$/, '.expected.json'), 'utf8'));
-    expect(parseGoJson(readFileSync(outputs + file, 'utf8'), ctx)).toEqual(expected);
+    expect(parseGoJson(readFileSync(outputs + file, 'utf8'), recordedCtx(file))).toEqual(expected);
   });
 
   it('lists the leaves of go-mixed with their files and lines, in both packages', () => {
@@ -39,7 +39,7 @@ describe('go test -json, recorded', () => {
   });
 
   it('turns a build failure into an error entry at the compiler position, still counting the passing package', () => {
-    const report = parseGoJson(readFileSync(`${outputs}build-error.jsonl`, 'utf8'), ctx);
+    const report = parseGoJson(readFileSync(`${outputs}build-error.jsonl`, 'utf8'), recordedCtx('build-error.jsonl'));
     expect(report.tests.map((t) => [t.id, t.status, t.file, t.line])).toEqual([
       ['example.com/gobuilderror/good TestAnswer', 'passed', null, null],
       ['example.com/gobuilderror/broken', 'error', 'broken/broken_test.go', 9],
@@ -50,42 +50,44 @@ describe('go test -json, recorded', () => {
 
 describe('go test -json, edge cases', () => {
   it('counts a parent that failed only through its children neither as a test nor as a failure', () => {
-    const report = parse(start(), ev('run', 'TestP'), ev('run', 'TestP/a'), ev('run', 'TestP/b'),
+    const report = parse(ev('run', 'TestP'), ev('run', 'TestP/a'), ev('run', 'TestP/b'),
       ev('output', 'TestP/b', '    p_test.go:7: bad\n'), ev('pass', 'TestP/a'), ev('fail', 'TestP/b'), ev('fail', 'TestP'),
-      ev('fail'), end());
+      ev('fail'));
     expect(report.tests.map((t) => [t.name, t.status])).toEqual([['TestP/a', 'passed'], ['TestP/b', 'failed']]);
     expect(report.tests[1]).toMatchObject({ file: 'p_test.go', line: 7, message: 'p_test.go:7: bad', id: 'example.com/m TestP/b' });
   });
 
   it('counts a parent that failed on its own after its children passed, and a parent without subtests', () => {
-    const report = parse(start(), ev('run', 'TestP'), ev('run', 'TestP/a'), ev('pass', 'TestP/a'),
-      ev('output', 'TestP', '    p_test.go:9: after the loop\n'), ev('fail', 'TestP'), ev('run', 'TestQ'), ev('pass', 'TestQ'), ev('fail'), end());
+    const report = parse(ev('run', 'TestP'), ev('run', 'TestP/a'), ev('pass', 'TestP/a'),
+      ev('output', 'TestP', '    p_test.go:9: after the loop\n'), ev('fail', 'TestP'), ev('run', 'TestQ'), ev('pass', 'TestQ'), ev('fail'));
     expect(report.tests.map((t) => [t.name, t.status, t.line])).toEqual([['TestP/a', 'passed', null], ['TestP', 'failed', 9], ['TestQ', 'passed', null]]);
   });
 
   it('places files of a package in a subdirectory, and of the root package at the root', () => {
-    const report = parse(start('example.com/m'), ev('run', 'TestA', undefined, 'example.com/m/deep/pkg'),
+    const report = parse(ev('run', 'TestA', undefined, 'example.com/m/deep/pkg'),
       ev('output', 'TestA', '    a_test.go:3: no\n', 'example.com/m/deep/pkg'), ev('fail', 'TestA', undefined, 'example.com/m/deep/pkg'),
-      ev('fail', undefined, undefined, 'example.com/m/deep/pkg'), end());
+      ev('fail', undefined, undefined, 'example.com/m/deep/pkg'));
     expect(report.tests[0]).toMatchObject({ file: 'deep/pkg/a_test.go', line: 3 });
   });
 
   it('gives no file when the module path is unknown rather than guessing', () => {
-    const report = parse(ev('run', 'TestA'), ev('output', 'TestA', '    a_test.go:3: no\n'), ev('fail', 'TestA'), ev('fail'));
+    const lines = [ev('run', 'TestA'), ev('output', 'TestA', '    a_test.go:3: no\n'), ev('fail', 'TestA'), ev('fail')];
+    const report = parseGoJson(`${lines.join('\n')}\n`, { root: '<root>' });
     expect(report.tests[0]).toMatchObject({ file: null, line: null, message: 'a_test.go:3: no' });
+    expect(parse(...lines).tests[0]).toMatchObject({ file: 'a_test.go', line: 3 });
   });
 
   it('keeps a multi-line message, dedented, without the === RUN and --- FAIL framing', () => {
-    const report = parse(start(), ev('run', 'TestA'), ev('output', 'TestA', '=== RUN   TestA\n'),
+    const report = parse(ev('run', 'TestA'), ev('output', 'TestA', '=== RUN   TestA\n'),
       ev('output', 'TestA', '    a_test.go:3: got:\n'), ev('output', 'TestA', '        1\n'), ev('output', 'TestA', '--- FAIL: TestA (0.00s)\n'),
-      ev('fail', 'TestA'), ev('fail'), end());
+      ev('fail', 'TestA'), ev('fail'));
     expect(report.tests[0]).toMatchObject({ status: 'failed', message: 'a_test.go:3: got:\n    1' });
   });
 
   it("makes a test still running when go's -timeout ends the package an error at its test-file frame", () => {
     const trace = ['panic: test timed out after 1s\n', '\n', 'goroutine 6 [sleep]:\n', 'example.com/m.TestHang(0xc0)\n', '\t<root>/hang_test.go:25 +0x165\n'];
-    const report = parse(start(), ev('run', 'TestOk'), ev('pass', 'TestOk'), ev('run', 'TestHang'),
-      ...trace.map((line) => ev('output', 'TestHang', line)), ev('output', undefined, 'FAIL\texample.com/m\t1.01s\n'), ev('fail'), end());
+    const report = parse(ev('run', 'TestOk'), ev('pass', 'TestOk'), ev('run', 'TestHang'),
+      ...trace.map((line) => ev('output', 'TestHang', line)), ev('output', undefined, 'FAIL\texample.com/m\t1.01s\n'), ev('fail'));
     expect(report.tests.map((t) => [t.name, t.status, t.file, t.line])).toEqual([['TestOk', 'passed', null, null], ['TestHang', 'error', 'hang_test.go', 25]]);
     expect(report.tests[1]?.status === 'error' && report.tests[1].message).toMatch(/^panic: test timed out after 1s[\s\S]*go's -timeout \(1s\) ended the package while this test ran$/);
     expect(report.warnings).toEqual(["example.com/m: go's -timeout (1s) ended the package while this test ran (TestHang); its later tests did not run"]);
@@ -93,51 +95,43 @@ describe('go test -json, edge cases', () => {
   });
 
   it('reports a package that failed outside any test (TestMain, init) as one error entry', () => {
-    const report = parse(start(), ev('output', undefined, 'setup went wrong\n'), ev('output', undefined, 'FAIL\texample.com/m\t0.01s\n'), ev('fail'), end());
+    const report = parse(ev('output', undefined, 'setup went wrong\n'), ev('output', undefined, 'FAIL\texample.com/m\t0.01s\n'), ev('fail'));
     expect(report.tests).toEqual([{ id: 'example.com/m', name: 'package failed: example.com/m', file: null, line: null, status: 'error', message: 'setup went wrong' }]);
   });
 
   it('reads Go 1.24 build-output and build-fail events, and FailedBuild', () => {
     const action = 'example.com/m/b [example.com/m/b.test]';
-    const report = parse(start(),
-      JSON.stringify({ ImportPath: action, Action: 'build-output', Output: `# ${action}\n` }),
+    const report = parse(JSON.stringify({ ImportPath: action, Action: 'build-output', Output: `# ${action}\n` }),
       JSON.stringify({ ImportPath: action, Action: 'build-output', Output: 'b/b_test.go:4:2: undefined: x\n' }),
       JSON.stringify({ ImportPath: action, Action: 'build-fail' }),
       ev('start', undefined, undefined, 'example.com/m/b'),
       ev('output', undefined, 'FAIL\texample.com/m/b [build failed]\n', 'example.com/m/b'),
-      JSON.stringify({ Action: 'fail', Package: 'example.com/m/b', Elapsed: 0, FailedBuild: action }), end());
+      JSON.stringify({ Action: 'fail', Package: 'example.com/m/b', Elapsed: 0, FailedBuild: action }));
     expect(report.tests).toEqual([{ id: 'example.com/m/b', name: 'build failed: example.com/m/b', file: 'b/b_test.go', line: 4, status: 'error', message: 'b/b_test.go:4:2: undefined: x' }]);
     expect(report).toMatchObject({ complete: true, warnings: [] });
   });
 
   it('points packages that fail because a dependency does not compile at the dependency', () => {
-    const report = parse(start(), '# example.com/m/lib', './lib/lib.go:3:9: syntax error', 'FAIL\texample.com/m/a [build failed]', 'FAIL\texample.com/m/b [build failed]', end());
+    const report = parse('# example.com/m/lib', './lib/lib.go:3:9: syntax error', 'FAIL\texample.com/m/a [build failed]', 'FAIL\texample.com/m/b [build failed]');
     expect(report.tests.map((t) => [t.id, t.file, t.line])).toEqual([['example.com/m/a', 'lib/lib.go', 3], ['example.com/m/b', 'lib/lib.go', 3]]);
   });
 
-  it('turns other plain text into one warning, never a crash', () => {
-    const report = parse(start(), 'go: warning: "./nothing/..." matched no packages', 'more noise', end(0));
-    expect(report).toEqual({ tests: [], complete: true, warnings: [`2 line(s) of go's output were neither test events nor build errors, e.g. go: warning: "./nothing/..." matched no packages`] });
+  it('turns other plain text into one warning, never a crash, and never a complete report of nothing', () => {
+    const report = parse('go: warning: "./nothing/..." matched no packages', 'more noise');
+    expect(report).toEqual({ tests: [], complete: false, warnings: [`2 line(s) of go's output were neither test events nor build errors, e.g. go: warning: "./nothing/..." matched no packages`] });
   });
 
   it('warns once per unknown action and ignores it', () => {
-    const report = parse(start(), ev('run', 'TestA'), ev('attr', 'TestA'), ev('attr', 'TestA'), ev('pass', 'TestA'), ev('pass'), end(0));
+    const report = parse(ev('run', 'TestA'), ev('attr', 'TestA'), ev('attr', 'TestA'), ev('pass', 'TestA'), ev('pass'));
     expect(report.tests).toHaveLength(1);
-    expect(report.warnings).toEqual(['line 3: unknown go test action "attr", ignored']);
+    expect(report.warnings).toEqual(['line 2: unknown go test action "attr", ignored']);
   });
 
-  it('is incomplete when a line is cut off, a package has no final line, or the launcher did not end', () => {
-    const whole = [start(), ev('run', 'TestA'), ev('pass', 'TestA'), ev('pass'), end(0)];
+  it('is incomplete when a line is cut off or a package has no final line', () => {
+    const whole = [ev('run', 'TestA'), ev('pass', 'TestA'), ev('pass')];
     expect(parse(...whole).complete).toBe(true);
-    expect(parseGoJson(`${whole.slice(0, 3).join('\n')}\n${whole[3]?.slice(0, 20)}`, ctx)).toMatchObject({ complete: false, tests: [{ name: 'TestA' }] });
-    expect(parse(...whole.slice(0, 3), end(0)).complete).toBe(false);
-    expect(parse(...whole.slice(0, 4)).complete).toBe(false);
+    expect(parseGoJson(`${whole.slice(0, 2).join('\n')}\n${whole[2]?.slice(0, 20)}`, ctx)).toMatchObject({ complete: false, tests: [{ name: 'TestA' }] });
+    expect(parse(...whole.slice(0, 2)).complete).toBe(false);
     expect(parseGoJson('', ctx).complete).toBe(false);
-  });
-
-  it('tells that go could not be started', () => {
-    const report = parse(start(), JSON.stringify({ RunTests: 'spawn-error', Command: 'go', Code: 'ENOENT', Message: 'spawn go ENOENT' }), end(127));
-    expect(report.tests).toEqual([]);
-    expect(report.warnings).toEqual(['go could not be started (spawn go ENOENT); is Go installed? (Debian: apt-get install golang-go)']);
   });
 });

@@ -1,11 +1,15 @@
 import { describe, expect, it } from '@jest/globals';
-import { readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { loadParser, type ParserId } from '../../../src/parsers/index.js';
 import { parseText } from '../../../src/parsers/stream.js';
 
 const outputs = fileURLToPath(new URL('../../fixtures/outputs/', import.meta.url));
-const ctx = { root: '<root>' };
+/** A recording's context: the root, plus hints the adapter would give (`<case>.context.json`). */
+function contextOf(file: string): { root: string; hints?: Record<string, string> } {
+  const sidecar = outputs + file.replace(/\.jsonl?$/, '.context.json');
+  return { root: '<root>', ...(existsSync(sidecar) ? JSON.parse(readFileSync(sidecar, 'utf8')) : {}) };
+}
 
 /** Each recorded output, with the parser that reads it. */
 const recorded: [string, ParserId][] = [
@@ -34,6 +38,7 @@ describe('parsers fed while the report grows', () => {
   it.each(recorded)('%s gives the same report chunk by chunk as whole', async (file, id) => {
     const factory = await loadParser(id);
     const text = readFileSync(outputs + file, 'utf8');
+    const ctx = contextOf(file);
     const parser = factory(ctx);
     for (const chunk of chunks(text)) parser.push(chunk);
     expect(parser.end()).toEqual(parseText(factory, text, ctx));
