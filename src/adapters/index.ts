@@ -1,8 +1,10 @@
+import { cargo } from './cargo.js';
 import { go } from './go.js';
 import { jest } from './jest.js';
 import { minitest } from './minitest.js';
 import { mocha } from './mocha.js';
 import { nodeTest } from './node-test.js';
+import { pytest } from './pytest.js';
 import { rails } from './rails.js';
 import { rspec } from './rspec.js';
 import { vitest } from './vitest.js';
@@ -12,7 +14,7 @@ import type { Adapter } from './types.js';
  * JavaScript runners choose among themselves in node.ts (dependency, config file,
  * scripts.test), and only claim a project with such evidence; minitest's Gemfile or
  * Rakefile is the weakest sign, so it comes last. */
-export const ADAPTERS: readonly Adapter[] = [rails, rspec, vitest, jest, mocha, nodeTest, go, minitest];
+export const ADAPTERS: readonly Adapter[] = [rails, rspec, vitest, jest, mocha, nodeTest, go, cargo, pytest, minitest];
 
 export const adapterById = (id: string): Adapter | undefined => ADAPTERS.find((a) => a.id === id);
 

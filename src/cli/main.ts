@@ -3,7 +3,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { HarnessError } from '../core/errors.js';
 import { EXAMPLES, EXIT_CODE_TABLE } from './help.js';
-import { parseCount, parseName, parseSeconds, resolveCwd, resolveFiles } from './options.js';
+import { parseCount, parseName, parseSeconds, resolveCwd, resolveExistingFile, resolveFiles, resolveOutputPath } from './options.js';
+import type { RunReport } from '../core/report.js';
+import type { TestResult } from '../core/types.js';
 import { packageRoot } from './package-root.js';
 
 const root = packageRoot();
@@ -22,6 +24,9 @@ interface RunOptions {
   minTests: string;
   allowNoTests?: boolean;
   stream?: boolean;
+  command?: string;
+  report?: string;
+  junit?: string;
 }
 
 /** The only place that ends the process. */
@@ -32,6 +37,10 @@ function exit(code: number, stdout = ''): void {
 
 async function run(files: string[], options: RunOptions): Promise<void> {
   const cwd = resolveCwd(options.cwd);
+  const custom = options.command === undefined && options.report === undefined
+    ? null
+    : (await import('./custom.js')).parseCustomCommand(options.command, options.report, cwd);
+  const junitPath = options.junit === undefined ? null : resolveOutputPath(cwd, '--junit', options.junit);
   const request = {
     cwd,
     files: resolveFiles(cwd, files, options.file),
@@ -46,16 +55,32 @@ async function run(files: string[], options: RunOptions): Promise<void> {
     liveCount: !options.json && !options.stream && process.stderr.isTTY ? process.stderr : null,
     env: process.env,
     reportersDir,
+    custom,
   };
   if (request.failedOnly && request.name) throw new HarnessError('USAGE', '--failed-only reruns exact tests; it cannot be combined with --name');
   const [{ runTests }, { Interrupts }] = await Promise.all([import('../core/run.js'), import('../core/request.js')]);
   const interrupts = new Interrupts();
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => interrupts.raise(signal));
-  const report = await runTests(request, interrupts);
+  const { report, tests } = await runTests(request, interrupts);
+  if (junitPath !== null) await writeJunit(junitPath, report, tests);
   exit(report.exit_code, await render(report, options.json === true));
 }
 
-async function render(report: import('../core/report.js').RunReport, json: boolean): Promise<string> {
+async function writeJunit(file: string, report: RunReport, tests: readonly TestResult[]): Promise<void> {
+  const [{ renderJunit }, { writeFileAtomic }] = await Promise.all([import('../render/junit.js'), import('../store/atomic.js')]);
+  await writeFileAtomic(file, renderJunit(report, tests));
+}
+
+async function parse(file: string, options: { format?: string; json?: boolean; cwd?: string; junit?: string }): Promise<void> {
+  const cwd = resolveCwd(options.cwd);
+  const junitPath = options.junit === undefined ? null : resolveOutputPath(cwd, '--junit', options.junit);
+  const { importReport } = await import('./parse-command.js');
+  const { report, tests } = await importReport(resolveExistingFile(cwd, file), options.format ?? null, cwd);
+  if (junitPath !== null) await writeJunit(junitPath, report, tests);
+  exit(report.exit_code, await render(report, options.json === true));
+}
+
+async function render(report: RunReport, json: boolean): Promise<string> {
   if (json) return (await import('../render/json.js')).renderJson(report);
   const [{ renderHuman }, { chalkFor }] = await Promise.all([import('../render/human.js'), import('../render/colors.js')]);
   return renderHuman(report, chalkFor(process.env));
@@ -84,9 +109,20 @@ function program(): Command {
     .option('--min-tests <n>', 'fewer tests than this is a failure (status no_tests)', '1')
     .option('--allow-no-tests', 'zero tests run exits 0 (status stays no_tests)')
     .option('--stream', "pass the runner's live output through to stderr")
+    .option('--command <cmd>', 'run this test command instead of a detected runner (split into argv, never a shell); needs --report')
+    .option('--report <format:path>', "where --command's report is: junit:<file>, tap:<file> or tap:- (TAP on stdout)")
+    .option('--junit <path>', 'also write the results as JUnit XML')
     .addHelpText('after', `\n${EXAMPLES}\n\n${EXIT_CODE_TABLE}\n`)
     .showSuggestionAfterError()
     .action(run);
+  cli.command('parse')
+    .description("read a report another tool wrote (JUnit, TAP, go test -json, jest or rspec JSON, cargo) into the same JSON contract; marked source: imported")
+    .argument('<file>', 'the report file')
+    .addOption(new Option('--format <format>', 'the report format; detected from the content when omitted').choices(['junit', 'tap', 'go-json', 'jest-json', 'rspec-json', 'cargo']))
+    .addOption(new Option('--json', 'print JSON'))
+    .option('--cwd <dir>', 'make file paths relative to this directory')
+    .option('--junit <path>', 'also write the results as JUnit XML')
+    .action(parse);
   cli.command('detect')
     .description('print which runner would run, the command, the project root and why; runs nothing')
     .addOption(new Option('--json', 'print JSON'))

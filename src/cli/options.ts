@@ -48,6 +48,24 @@ export function resolveFiles(cwd: string, positional: readonly string[], fileOpt
   return [...new Set(given.map((file) => resolveFile(cwd, file)))];
 }
 
+/** A file to read, anywhere (a report another tool wrote): must exist. */
+export function resolveExistingFile(cwd: string, file: string): string {
+  if (CONTROL.test(file)) throw usageError(`file ${JSON.stringify(file)} contains control characters`);
+  const absolute = path.resolve(cwd, file);
+  if (!fs.statSync(absolute, { throwIfNoEntry: false })?.isFile()) throw usageError(`file ${JSON.stringify(file)} does not exist (in ${cwd})`);
+  return absolute;
+}
+
+/** A file to write (--junit): its directory must exist. */
+export function resolveOutputPath(cwd: string, option: string, file: string): string {
+  if (CONTROL.test(file) || file === '') throw usageError(`${option} needs a file path, got ${JSON.stringify(file)}`);
+  const absolute = path.resolve(cwd, file);
+  if (!fs.statSync(path.dirname(absolute), { throwIfNoEntry: false })?.isDirectory()) {
+    throw usageError(`${option} ${JSON.stringify(file)}: directory ${path.dirname(absolute)} does not exist`);
+  }
+  return absolute;
+}
+
 function resolveFile(cwd: string, file: string): string {
   if (CONTROL.test(file)) throw usageError(`file ${JSON.stringify(file)} contains control characters`);
   const absolute = path.resolve(cwd, file);

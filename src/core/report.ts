@@ -5,8 +5,9 @@ export const SCHEMA_VERSION = 1;
 /** The JSON contract (schema/report.schema.json). Fields are only ever added. */
 export interface RunReport {
   readonly schema_version: typeof SCHEMA_VERSION;
-  /** `run`: run-tests executed the runner. */
-  readonly source: 'run';
+  /** `run`: run-tests executed the runner. `imported`: read from a report another tool
+   * wrote (`run-tests parse`): reported evidence, not a run run-tests saw. */
+  readonly source: 'run' | 'imported';
   readonly status: RunStatus;
   readonly exit_code: number;
   readonly framework: string | null;

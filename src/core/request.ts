@@ -1,5 +1,13 @@
 import type { NameFilter } from '../adapters/types.js';
 
+/** `--command … --report format:path`: a test command run-tests does not know, with
+ * the report it writes. Validated by src/cli/custom.ts. */
+export interface CustomCommand {
+  /** Split into words without a shell; shell syntax was rejected. */
+  readonly argv: readonly string[];
+  readonly report: { readonly format: 'junit' | 'tap'; readonly path: string | '-' };
+}
+
 /** A validated request to run tests (see src/cli/options.ts for validation). */
 export interface RunRequest {
   /** Absolute invocation directory. */
@@ -19,6 +27,8 @@ export interface RunRequest {
   readonly liveCount: NodeJS.WriteStream | null;
   readonly env: NodeJS.ProcessEnv;
   readonly reportersDir: string;
+  /** --command/--report instead of a detected runner; it runs in cwd. */
+  readonly custom: CustomCommand | null;
 }
 
 /** Where Ctrl-C (or SIGTERM) reaches the run: the CLI raises it, the run forwards it. */

@@ -15,23 +15,32 @@ import { followReports, type ReportFollower } from './follow-reports.js';
 import { readLogTail } from './log-tail.js';
 import type { RunReport } from './report.js';
 import type { Interrupts, RunRequest } from './request.js';
-import type { FailedTestRecord, RunStatus } from './types.js';
+import type { FailedTestRecord, RunStatus, TestResult } from './types.js';
 import { onPath } from '../process/index.js';
 import { decide, summarize } from './verdict.js';
+
+/** A project's report, and every result it was built from (for exports such as JUnit). */
+export interface ProjectRun {
+  readonly report: RunReport;
+  /** File paths relative to the report's project_root. */
+  readonly tests: readonly TestResult[];
+}
 
 /** Runs one project's suite and returns its report. Harness failures that concern the
  * project (no runner, missing runner, unusable failures file) become `error` reports;
  * only usage errors are thrown. */
-export async function runProject(request: RunRequest, selection: ProjectSelection, interrupts: Interrupts): Promise<RunReport> {
+export async function runProject(request: RunRequest, selection: ProjectSelection, interrupts: Interrupts): Promise<ProjectRun> {
   const artifacts = artifactPaths(selection.root);
   let detection: Detection | null = null;
   const base = { request, root: selection.root, artifacts };
   try {
     const facts = readProjectFacts(selection.root);
-    detection = detectRunner(facts, request.runner);
+    detection = request.custom
+      ? { adapter: (await import('../adapters/custom.js')).customAdapter(request.custom), reason: '--command given' }
+      : detectRunner(facts, request.runner);
     const previous = await previousFailures(request, detection.adapter, artifacts);
     const rerun = request.failedOnly ? selectRerun(previous ?? [], selection.files) : null;
-    if (rerun !== null && rerun.length === 0) return nothingToRerun({ ...base, detection });
+    if (rerun !== null && rerun.length === 0) return { report: nothingToRerun({ ...base, detection }), tests: [] };
     const invocation = detection.adapter.plan({
       root: selection.root,
       facts,
@@ -45,7 +54,7 @@ export async function runProject(request: RunRequest, selection: ProjectSelectio
     return await execute({ ...base, detection, invocation, files: selection.files, rerun, previous: previous ?? [] }, interrupts);
   } catch (error) {
     if (!(error instanceof HarnessError) || error.code === 'USAGE') throw error;
-    return harnessErrorReport({ ...base, detection }, error);
+    return { report: harnessErrorReport({ ...base, detection }, error), tests: [] };
   }
 }
 
@@ -77,7 +86,7 @@ function selectRerun(previous: readonly FailedTestRecord[], files: readonly stri
   return previous.filter((t) => t.file !== null && files.some((f) => t.file === f || t.file?.startsWith(`${f}/`)));
 }
 
-async function execute(run: Execution, interrupts: Interrupts): Promise<RunReport> {
+async function execute(run: Execution, interrupts: Interrupts): Promise<ProjectRun> {
   const { request, invocation, artifacts } = run;
   const missingTool = (invocation.requires ?? []).find((tool) => !onPath(tool, invocation.env));
   if (missingTool !== undefined) {
@@ -120,7 +129,7 @@ function liveCount(out: NodeJS.WriteStream): { show: (n: number) => void; clear:
   };
 }
 
-async function finish(run: Execution, outcome: ProcessOutcome, follower: ReportFollower): Promise<RunReport> {
+async function finish(run: Execution, outcome: ProcessOutcome, follower: ReportFollower): Promise<ProjectRun> {
   const { request, artifacts } = run;
   const read = follower.finish();
   const report = read.report;
@@ -162,5 +171,5 @@ async function finish(run: Execution, outcome: ProcessOutcome, follower: ReportF
     failuresFile: artifacts.lastFailures,
   });
   await writeJsonAtomic(artifacts.lastReport, result);
-  return result;
+  return { report: result, tests };
 }

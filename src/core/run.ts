@@ -2,28 +2,39 @@ import path from 'node:path';
 import { selectProjects } from '../detect/roots.js';
 import { SCHEMA_VERSION, type RunReport } from './report.js';
 import type { Interrupts, RunRequest } from './request.js';
-import { runProject } from './run-project.js';
+import { runProject, type ProjectRun } from './run-project.js';
 import type { RunStatus, Summary } from './types.js';
 import { exitCodeOf } from './verdict.js';
 
-/** Runs every project the request touches, one after another, and merges their reports. */
-export async function runTests(request: RunRequest, interrupts: Interrupts): Promise<RunReport> {
-  const reports: RunReport[] = [];
-  for (const selection of selectProjects(request.cwd, request.files)) {
+/** Runs every project the request touches, one after another, and merges their reports
+ * (and their results, with files made relative to the invocation directory). */
+export async function runTests(request: RunRequest, interrupts: Interrupts): Promise<ProjectRun> {
+  const runs: ProjectRun[] = [];
+  // A custom command runs where it was given; detection does not choose its project.
+  const selections = request.custom ? [{ root: request.cwd, files: request.files.map((f) => path.relative(request.cwd, f).split(path.sep).join('/')) }] : selectProjects(request.cwd, request.files);
+  for (const selection of selections) {
     if (interrupts.signal) break;
-    reports.push(await runProject(request, selection, interrupts));
+    runs.push(await runProject(request, selection, interrupts));
   }
-  const [only] = reports;
-  return reports.length === 1 && only ? only : mergeReports(request, reports);
+  const [only] = runs;
+  if (runs.length === 1 && only) return only;
+  const relocate = (run: ProjectRun, file: string | null) => relativeTo(request.cwd, run.report.project_root, file);
+  return {
+    report: mergeReports(request, runs.map((r) => r.report)),
+    tests: runs.flatMap((run) => run.tests.map((t) => ({ ...t, file: relocate(run, t.file) }))),
+  };
 }
+
+/** A project-relative file as seen from the invocation directory. */
+const relativeTo = (cwd: string, root: string, file: string | null): string | null =>
+  file === null ? null : path.relative(cwd, path.join(root, file)).split(path.sep).join('/');
 
 /** Worst first: the merged status is the worst of its projects. */
 const SEVERITY: readonly RunStatus[] = ['interrupted', 'timed_out', 'error', 'failed', 'no_tests', 'passed', 'nothing_to_rerun'];
 
 export function mergeReports(request: RunRequest, reports: readonly RunReport[]): RunReport {
   const status = SEVERITY.find((s) => reports.some((r) => r.status === s)) ?? 'interrupted';
-  const prefix = (report: RunReport, file: string | null) =>
-    file === null ? null : path.relative(request.cwd, path.join(report.project_root, file)).split(path.sep).join('/');
+  const prefix = (report: RunReport, file: string | null) => relativeTo(request.cwd, report.project_root, file);
   const failedRoots = reports.filter((r) => r.failed_tests.length > 0).map((r) => path.relative(request.cwd, r.project_root) || '.');
   return {
     schema_version: SCHEMA_VERSION,

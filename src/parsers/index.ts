@@ -10,6 +10,11 @@ const loaders = {
   vitest: async () => (await import('./vitest.js')).createVitestParser,
   mocha: async () => (await import('./mocha.js')).createMochaParser,
   'node-test': async () => (await import('./node-test.js')).createNodeTestParser,
+  pytest: async () => (await import('./pytest.js')).createPytestParser,
+  cargo: async () => (await import('./cargo.js')).createCargoParser,
+  junit: async () => (await import('./junit.js')).createJunitParser,
+  tap: async () => (await import('./tap.js')).createTapParser,
+  'jest-json': async () => (await import('./jest-json.js')).createJestJsonParser,
 } satisfies Record<string, () => Promise<ParserFactory>>;
 
 export type ParserId = keyof typeof loaders;
