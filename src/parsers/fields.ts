@@ -26,3 +26,18 @@ export const str = (value: unknown): string | null => (typeof value === 'string'
 /** A 1-based line number, or null. */
 export const int = (value: unknown): number | null =>
   (typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : null);
+
+export type JsonObject = Record<string, unknown>;
+
+/** One line of a JSON-lines report as an object, or undefined (not JSON, or not an object). */
+export function parseJsonObject(line: string): JsonObject | undefined {
+  try {
+    const value: unknown = JSON.parse(line);
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as JsonObject) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A line shortened for a warning. */
+export const preview = (line: string): string => (line.length > 80 ? `${line.slice(0, 80)}…` : line);

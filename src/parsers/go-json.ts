@@ -8,7 +8,7 @@
  * entry (a build failure, a package that failed outside any test); the go adapter
  * turns them back into exact `-run` selections. */
 import type { FailedTest, ParseContext, ParsedReport, TestResult } from '../core/types.js';
-import { boundMessage, str } from './fields.js';
+import { boundMessage, parseJsonObject, preview, str } from './fields.js';
 import { BuildFailures, failureLocation, messageOf, packageOfBuild, panicked, prefixLocation, timedOutAfter } from './go-text.js';
 import { lineParser, parseText, type ParserFactory } from './stream.js';
 
@@ -227,17 +227,4 @@ class GoStream {
 function ancestors(pkg: PackageState, name: string): TestState[] {
   const parts = name.split('/');
   return parts.slice(1).flatMap((_, i) => pkg.tests.get(parts.slice(0, i + 1).join('/')) ?? []);
-}
-
-function parseJsonObject(line: string): Json | undefined {
-  try {
-    const value: unknown = JSON.parse(line);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function preview(line: string): string {
-  return line.length > 80 ? `${line.slice(0, 80)}…` : line;
 }

@@ -2,7 +2,7 @@
  * and its boot file). One line per finished test, plus `start`, `end` and `crash`
  * lines; see reporters/minitest/run_tests/minitest_reporter.rb for the writer. */
 import type { ParseContext, ParsedReport, Parser, TestResult, TestStatus } from '../core/types.js';
-import { boundMessage, int, relativeFile, str } from './fields.js';
+import { boundMessage, int, parseJsonObject, preview, relativeFile, str } from './fields.js';
 import { lineParser, parseText, type ParserFactory } from './stream.js';
 
 type Json = Record<string, unknown>;
@@ -131,17 +131,4 @@ function failureMessage(exception: string | null, message: string | null): strin
   const text = message === null || message === '' ? null : message;
   const full = exception !== null && text !== null ? `${exception}: ${text}` : exception ?? text ?? 'failed without a message';
   return boundMessage(full);
-}
-
-function parseJsonObject(line: string): Json | undefined {
-  try {
-    const value: unknown = JSON.parse(line);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function preview(line: string): string {
-  return line.length > 80 ? `${line.slice(0, 80)}…` : line;
 }

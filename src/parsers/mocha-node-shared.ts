@@ -1,7 +1,8 @@
 /** What the mocha and node:test parsers share: reading JSON lines, telling assertion
  * failures from errors, and finding where a failure happened in the test file. */
 import { fileURLToPath } from 'node:url';
-import { boundMessage, relativeFile, str } from './fields.js';
+import { boundMessage, parseJsonObject, preview, relativeFile, str } from './fields.js';
+
 import { lineInFile } from './js-stack.js';
 
 export type Json = Record<string, unknown>;
@@ -55,16 +56,7 @@ function pathOfUrl(url: string): string | null {
   }
 }
 
-export function parseJsonObject(line: string): Json | undefined {
-  try {
-    const value: unknown = JSON.parse(line);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
-export const preview = (line: string): string => (line.length > 80 ? `${line.slice(0, 80)}…` : line);
 
 /** The non-blank, non-whitespace lines of JSON records; a bad line becomes a warning. */
 export function jsonLine(raw: string, lineNo: number, cutOff: boolean, warnings: string[]): Json | null {
