@@ -1,13 +1,152 @@
-// PLACEHOLDER until this runner's adapter lands in this session: detects nothing.
-import type { Adapter } from './types.js';
+import path from 'node:path';
+import { usageError } from '../core/errors.js';
+import type { FailedTestRecord } from '../core/types.js';
+import type { ProjectFacts } from '../detect/facts.js';
+import type { Adapter, Invocation, PlanRequest } from './types.js';
+
+/** cargo prints artifact messages (which binary is which target of which package) as
+ * JSON on stdout and still renders compiler errors as text on stderr; each libtest
+ * binary prints its JSON events on stdout. run-tests copies both streams into the
+ * report file. `--no-fail-fast`: every target runs even when one fails. */
+const CARGO_TEST = ['cargo', 'test', '--offline', '--no-fail-fast', '--message-format', 'json-render-diagnostics'] as const;
+const LIBTEST_JSON = ['-Z', 'unstable-options', '--format', 'json', '--report-time'] as const;
+
+/** libtest accepts `-Z unstable-options` on stable when RUSTC_BOOTSTRAP is set at all,
+ * while rustc and cargo enable nightly features only for `1` or a crate's own name: a
+ * name no crate has unlocks the harness's JSON without changing what compiles. */
+export const LIBTEST_BOOTSTRAP = 'run_tests_libtest_json';
 
 export const cargo: Adapter = {
   id: 'cargo',
-  markers: [],
-  lookingFor: '',
-  installHint: '',
-  detect: () => null,
-  plan: () => {
-    throw new Error('cargo: not implemented yet');
+  markers: ['Cargo.toml'],
+  lookingFor: 'Cargo.toml (cargo test)',
+  installHint: 'install Rust with rustup (https://rustup.rs), which provides cargo',
+
+  detect(facts) {
+    if (!facts.exists('Cargo.toml')) return null;
+    return /^\s*\[workspace\]/m.test(facts.read('Cargo.toml') ?? '') ? 'Cargo.toml (a workspace) found: `cargo test`' : 'Cargo.toml found: `cargo test`';
+  },
+
+  plan(request: PlanRequest): Invocation {
+    const report = request.artifacts.file('cargo-test.jsonl');
+    const commands = request.rerun ? rerunCommands(request.rerun) : [plainCommand(request)];
+    const [first, ...rest] = commands.map(({ select, filters }) => [...CARGO_TEST, ...select, '--', ...LIBTEST_JSON, ...filters]);
+    const workspace = workspaceRoot(request.facts, request.root);
+    return {
+      argv: first ?? [...CARGO_TEST, '--', ...LIBTEST_JSON],
+      ...(rest.length > 0 ? { thenArgv: rest } : {}),
+      env: { ...request.env, RUSTC_BOOTSTRAP: request.env['RUSTC_BOOTSTRAP'] ?? LIBTEST_BOOTSTRAP },
+      shownEnv: ['RUSTC_BOOTSTRAP'],
+      cwd: request.root,
+      reports: [{ path: report, parser: 'cargo', ...(workspace === request.root ? {} : { hints: { workspace } }) }],
+      captureOutput: report,
+      requires: ['cargo'],
+    };
+  },
+
+  /** A package-level record (a compile error: id = package) is settled once any test
+   * of that package has run. */
+  covers(record, result) {
+    return !record.id.includes(' ') && result.id.startsWith(`${record.id} `);
   },
 };
+
+export interface CargoCommand {
+  /** Target selection: `-p pkg --test api`, `--lib`, … (empty: every target). */
+  readonly select: readonly string[];
+  /** libtest arguments after the JSON ones: names, `--exact`. */
+  readonly filters: readonly string[];
+}
+
+function plainCommand(request: PlanRequest): CargoCommand {
+  const name = request.name;
+  if (name?.regex) throw usageError(`--name /${name.text}/: cargo test filters by substring, not by regular expression`);
+  return { select: targetsOf(request.files, request.facts), filters: name ? [name.text] : [] };
+}
+
+/** The targets of the given files, relative to the package root: `src/**` is the
+ * library's unit tests (`--lib`; `--bins` when there is no src/lib.rs), `src/main.rs`
+ * and `src/bin/x.rs` the binaries, `tests/x.rs` or `tests/x/…` the integration test
+ * `x`, likewise examples and benches; `tests/` is every integration test. Anything
+ * else (Cargo.toml, build.rs, the root) runs the whole package. */
+export function targetsOf(files: readonly string[], facts: ProjectFacts): string[] {
+  const selected: string[] = [];
+  for (const file of files) {
+    const clean = file.replace(/\/+$/, '');
+    const target = targetOf(clean, facts);
+    if (target === null) return [];
+    for (let i = 0; i < target.length; i += 1) {
+      const flag = target[i] ?? '';
+      const value = target[i + 1];
+      const takesValue = value !== undefined && !value.startsWith('--');
+      const exists = takesValue ? selected.some((s, j) => s === flag && selected[j + 1] === value) : selected.includes(flag);
+      if (!exists) selected.push(...(takesValue ? [flag, value] : [flag]));
+      if (takesValue) i += 1;
+    }
+  }
+  return selected;
+}
+
+const KIND_DIRS: Readonly<Record<string, string>> = { tests: '--test', examples: '--example', benches: '--bench' };
+
+function targetOf(file: string, facts: ProjectFacts): string[] | null {
+  const parts = file.split('/');
+  const [top = '', second] = parts;
+  const stem = (name: string) => name.replace(/\.rs$/, '');
+  if (top === 'src') {
+    if (file === 'src/main.rs') return ['--bins'];
+    if (parts[1] === 'bin' && second !== undefined && parts.length > 2) return ['--bin', stem(parts[2] ?? '')];
+    return facts.exists('src/lib.rs') ? ['--lib'] : ['--bins'];
+  }
+  const flag = KIND_DIRS[top];
+  if (flag === undefined) return null;
+  if (second === undefined) return [`${flag}s`];
+  return [flag, stem(second)];
+}
+
+/** Exact reruns, one command per target so a name never runs in a target it did not
+ * fail in. Ids are `<package> <selector> <test>` (a package alone: a compile error,
+ * which reruns the whole package). Doc tests are selected by substring: rustdoc splits
+ * its test arguments at whitespace, so a doc test's name cannot be passed whole. */
+export function rerunCommands(rerun: readonly FailedTestRecord[]): CargoCommand[] {
+  const byTarget = new Map<string, { select: string[]; names: Set<string> | null; doc: boolean }>();
+  for (const record of rerun) {
+    const parsed = parseId(record.id);
+    if (parsed === null) continue;
+    const key = [parsed.pkg, ...parsed.selector].join(' ');
+    const entry = byTarget.get(key) ?? { select: ['-p', parsed.pkg, ...parsed.selector], names: new Set<string>(), doc: parsed.selector[0] === '--doc' };
+    if (parsed.test === null || entry.names === null) entry.names = null;
+    else entry.names.add(entry.doc ? docFilter(parsed.test) : parsed.test);
+    byTarget.set(key, entry);
+  }
+  return [...byTarget.values()].map(({ select, names, doc }) => ({
+    select,
+    filters: names === null ? [] : doc ? [...names] : ['--exact', ...names],
+  }));
+}
+
+/** `mixed --test api api_adds` → package, selector and test; null for an id of another shape. */
+export function parseId(id: string): { pkg: string; selector: string[]; test: string | null } | null {
+  const m = /^(\S+)(?: (--lib|--doc|--(?:bin|test|example|bench) \S+)(?: (.+))?)?$/.exec(id);
+  if (!m?.[1]) return null;
+  return { pkg: m[1], selector: m[2]?.split(' ') ?? [], test: m[3] ?? null };
+}
+
+/** The most specific whitespace-free part of a doc test's name: the item path of
+ * `src/lib.rs - Foo::bar (line 12)`. */
+export function docFilter(name: string): string {
+  const item = /^\S.*? - (.*?) \(line \d+\)/.exec(name)?.[1] ?? name;
+  return item.split(/\s+/).reduce((best, part) => (part.length > best.length ? part : best), '');
+}
+
+/** Where rustc runs, which its paths are relative to: the nearest directory at or above
+ * the root whose Cargo.toml declares `[workspace]`, else the root. */
+export function workspaceRoot(facts: ProjectFacts, root: string): string {
+  for (let up = 0; up < 32; up += 1) {
+    const relative = up === 0 ? 'Cargo.toml' : `${'../'.repeat(up)}Cargo.toml`;
+    const dir = path.resolve(root, '../'.repeat(up));
+    if (/^\s*\[workspace\]/m.test(facts.read(relative) ?? '')) return dir;
+    if (path.dirname(dir) === dir) break;
+  }
+  return root;
+}

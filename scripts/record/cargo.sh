@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Regenerates test/fixtures/outputs/cargo/<case>.jsonl from real runs of the fixture
+# projects, as the cargo parser sees them: cargo's stdout and stderr in one file (as
+# captureOutput writes them: artifact JSON, libtest JSON, cargo's stderr text), plus
+# <case>.context.json with the workspace hint where the adapter gives one. The temp
+# root and the target dir become `<root>` and `<target>`; times, hashes, thread ids and
+# backtraces are normalised.
+# The <case>.expected.json files are NOT regenerated: after recording, check each
+# changed value against the fixture sources by eye and update them.
+# (.jsonl like go's recordings: the stream test reads <case>.context.json and
+# <case>.expected.json beside .jsonl files.)
+set -euo pipefail
+
+repo="$(cd "$(dirname "$0")/../.." && pwd)"
+projects="$repo/test/fixtures/projects"
+out="$repo/test/fixtures/outputs/cargo"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$out"
+export CARGO_TARGET_DIR="$work/target" RUSTC_BOOTSTRAP=run_tests_libtest_json CARGO_TERM_COLOR=never
+unset RUST_BACKTRACE
+
+# record <case> <project> <dir inside it> [cargo test arguments...] -- [libtest arguments...]
+record() {
+  local name="$1" project="$2" sub="$3"; shift 3
+  local root="$work/$name"
+  cp -R "$projects/$project" "$root"
+  root="$(cd "$root" && pwd -P)"
+  echo "== $name: (cd $project/$sub && cargo test $*)" >&2
+  (
+    cd "$root/$sub"
+    cargo test --offline --no-fail-fast --message-format json-render-diagnostics "$@" \
+      -Z unstable-options --format json --report-time >"$work/$name.out" 2>&1
+  ) || echo "   (exit status $?, expected when tests fail)" >&2
+  if [ "$sub" != . ]; then
+    printf '{ "root": "<root>/%s", "hints": { "workspace": "<root>" } }\n' "$sub" >"$out/$name.context.json"
+  fi
+  ROOT="$root" TARGET="$CARGO_TARGET_DIR" perl -pe '
+    s/\Q$ENV{TARGET}\E/<target>/g;
+    s/\Q$ENV{ROOT}\E/<root>/g;
+    s/"exec_time": [0-9.e-]+/"exec_time": 0.001/g;
+    s/ in \d+\.\d+s$/ in 0.00s/;
+    s/-[0-9a-f]{16}\b/-0000000000000000/g;
+    s/\x27 \(\d+\) panicked/\x27 (1) panicked/g;
+    s/"fresh":(true|false)/"fresh":false/g;
+  ' "$work/$name.out" >"$out/$name.jsonl"
+}
+
+# The libtest arguments follow `--` in each call, exactly as the adapter passes them.
+record mixed cargo-mixed . --
+record compile-error cargo-compile-error . --
+record workspace cargo-workspace . --
+record member cargo-workspace beta --
+record rerun cargo-mixed . -p cargo_mixed --test api -- --exact api_doubles_wrongly
+record filtered cargo-mixed . -- adds
+
+# A run killed mid-write: mixed up to the first failure of the integration tests, the
+# last line cut in half, so its suite never ended.
+node -e '
+  const fs = require("fs");
+  const lines = fs.readFileSync(process.argv[1], "utf8").split("\n");
+  const end = lines.findIndex((l) => l.includes("\"name\": \"api_doubles_wrongly\"") && l.includes("\"failed\""));
+  const kept = lines.slice(0, end + 1);
+  const last = kept.pop();
+  process.stdout.write(kept.join("\n") + "\n" + last.slice(0, Math.floor(last.length / 2)));
+' "$out/mixed.jsonl" >"$out/truncated.jsonl"
+
+echo "recorded into $out; now review the .expected.json files" >&2

@@ -1,0 +1,85 @@
+import { describe, expect, it } from '@jest/globals';
+import { cargo, docFilter, parseId, rerunCommands, targetsOf, workspaceRoot } from '../../../src/adapters/cargo.js';
+import type { PlanRequest } from '../../../src/adapters/types.js';
+import type { FailedTestRecord } from '../../../src/core/types.js';
+import { factsFromFiles } from '../../../src/detect/facts.js';
+import { artifactPaths } from '../../../src/store/artifacts.js';
+
+const FILES = { 'Cargo.toml': '[package]\nname = "m"\n', 'src/lib.rs': '', 'tests/api.rs': '' };
+const JSON_ARGS = ['-Z', 'unstable-options', '--format', 'json', '--report-time'];
+const CARGO = ['cargo', 'test', '--offline', '--no-fail-fast', '--message-format', 'json-render-diagnostics'];
+
+const request = (over: Partial<PlanRequest> = {}, files: Record<string, string> = FILES): PlanRequest => ({
+  root: '/w/p', facts: factsFromFiles('/w/p', files), files: [], name: null, rerun: null,
+  artifacts: artifactPaths('/w/p'), env: { PATH: '/bin' }, reportersDir: '/pkg/reporters', ...over,
+});
+const record = (id: string): FailedTestRecord => ({ id, test_name: id, file: null, line: null, status: 'failed', message: 'm' });
+
+describe('cargo adapter', () => {
+  it('claims a directory with Cargo.toml, saying when it is a workspace', () => {
+    expect(cargo.detect(factsFromFiles('/p', FILES))).toBe('Cargo.toml found: `cargo test`');
+    expect(cargo.detect(factsFromFiles('/p', { 'Cargo.toml': '[workspace]\nmembers = ["a"]\n' }))).toBe('Cargo.toml (a workspace) found: `cargo test`');
+    expect(cargo.detect(factsFromFiles('/p', { 'src/lib.rs': '' }))).toBeNull();
+    expect(cargo.markers).toEqual(['Cargo.toml']);
+  });
+
+  it('runs every target with libtest JSON, unlocked for the harness only, its output copied into the report', () => {
+    expect(cargo.plan(request())).toEqual({
+      argv: [...CARGO, '--', ...JSON_ARGS],
+      env: { PATH: '/bin', RUSTC_BOOTSTRAP: 'run_tests_libtest_json' },
+      shownEnv: ['RUSTC_BOOTSTRAP'],
+      cwd: '/w/p',
+      reports: [{ path: '/w/p/.run-tests/cargo-test.jsonl', parser: 'cargo' }],
+      captureOutput: '/w/p/.run-tests/cargo-test.jsonl',
+      requires: ['cargo'],
+    });
+    expect(cargo.plan(request({ env: { RUSTC_BOOTSTRAP: '1' } })).env['RUSTC_BOOTSTRAP']).toBe('1');
+  });
+
+  it('passes --name as a substring filter and rejects a /regex/', () => {
+    expect(cargo.plan(request({ name: { text: 'adds', regex: false } })).argv).toEqual([...CARGO, '--', ...JSON_ARGS, 'adds']);
+    expect(() => cargo.plan(request({ name: { text: '^a', regex: true } }))).toThrow('--name /^a/: cargo test filters by substring');
+  });
+
+  it('maps files to their targets', () => {
+    const facts = factsFromFiles('/p', FILES);
+    expect(targetsOf(['src/util.rs', 'tests/api.rs', 'tests/api.rs'], facts)).toEqual(['--lib', '--test', 'api']);
+    expect(targetsOf(['src/main.rs', 'src/bin/tool.rs', 'tests/', 'examples/demo.rs'], facts)).toEqual(['--bins', '--bin', 'tool', '--tests', '--example', 'demo']);
+    expect(targetsOf(['src/x.rs'], factsFromFiles('/p', { 'src/main.rs': '' }))).toEqual(['--bins']);
+    expect(targetsOf(['tests/api.rs', 'build.rs'], facts)).toEqual([]);
+  });
+
+  it('reruns each target as its own command, with exact names', () => {
+    const commands = rerunCommands(['m --lib tests::a', 'm --test api x', 'm --lib tests::b', 'm --doc src/lib.rs - Foo::bar (line 3)', 'n'].map(record));
+    expect(commands).toEqual([
+      { select: ['-p', 'm', '--lib'], filters: ['--exact', 'tests::a', 'tests::b'] },
+      { select: ['-p', 'm', '--test', 'api'], filters: ['--exact', 'x'] },
+      { select: ['-p', 'm', '--doc'], filters: ['Foo::bar'] },
+      { select: ['-p', 'n'], filters: [] },
+    ]);
+    const plan = cargo.plan(request({ rerun: ['m --lib tests::a', 'm --test api x'].map(record) }));
+    expect([plan.argv, plan.thenArgv]).toEqual([
+      [...CARGO, '-p', 'm', '--lib', '--', ...JSON_ARGS, '--exact', 'tests::a'],
+      [[...CARGO, '-p', 'm', '--test', 'api', '--', ...JSON_ARGS, '--exact', 'x']],
+    ]);
+  });
+
+  it('reads ids and doc test filters', () => {
+    expect(parseId('m --test api a b')).toEqual({ pkg: 'm', selector: ['--test', 'api'], test: 'a b' });
+    expect(parseId('m')).toEqual({ pkg: 'm', selector: [], test: null });
+    expect(docFilter('src/lib.rs - Wrapper<T>::new (line 40)')).toBe('Wrapper<T>::new');
+  });
+
+  it('settles a compile error record with any test of its package', () => {
+    const passed = (id: string) => ({ id, name: id, file: null, line: null, status: 'passed' as const });
+    expect(cargo.covers?.(record('m'), passed('m --lib tests::a'))).toBe(true);
+    expect(cargo.covers?.(record('m'), passed('mm --lib tests::a'))).toBe(false);
+  });
+
+  it('finds the workspace root above a member, where rustc paths start', () => {
+    const member = factsFromFiles('/w/p', { 'Cargo.toml': '[package]\n', '../Cargo.toml': '[workspace]\nmembers = ["p"]\n' });
+    expect(workspaceRoot(member, '/w/p')).toBe('/w');
+    expect(cargo.plan(request({ facts: member })).reports[0]?.hints).toEqual({ workspace: '/w' });
+    expect(workspaceRoot(factsFromFiles('/w/p', FILES), '/w/p')).toBe('/w/p');
+  });
+});

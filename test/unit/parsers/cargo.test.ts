@@ -1,0 +1,71 @@
+import { describe, expect, it } from '@jest/globals';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { docTestLocation, panicOf } from '../../../src/parsers/cargo-text.js';
+import { packageName, parseCargo } from '../../../src/parsers/cargo.js';
+
+const outputs = fileURLToPath(new URL('../../fixtures/outputs/cargo/', import.meta.url));
+const recorded = (name: string) => readFileSync(`${outputs}${name}.jsonl`, 'utf8');
+const ctx = { root: '<root>' };
+
+describe('cargo parser', () => {
+  it('keeps unit, integration and doc tests apart, with ids that select their target', () => {
+    const { tests, complete } = parseCargo(recorded('mixed'), ctx);
+    expect(complete).toBe(true);
+    expect(tests.map((t) => [t.name, t.status])).toContainEqual(['doc: src/lib.rs - add (line 3)', 'passed']);
+    expect(tests.find((t) => t.name === 'unit: tests::ignored_slow_test')).toMatchObject({ id: 'cargo_mixed --lib tests::ignored_slow_test', status: 'skipped' });
+    expect(tests.find((t) => t.name === 'integration tests/api.rs: api_doubles_wrongly')).toMatchObject({ id: 'cargo_mixed --test api api_doubles_wrongly', file: 'tests/api.rs', line: 11, message: 'double(3) was 6' });
+  });
+
+  it('pairs a suite with its binary when stdout overtakes stderr, and resolves artifacts printed late', () => {
+    const lines = recorded('rerun').split('\n');
+    const running = lines.findIndex((l) => l.includes('Running tests/api.rs'));
+    const artifacts = lines.filter((l) => l.includes('compiler-artifact'));
+    const rest = lines.filter((l, i) => i !== running && !l.includes('compiler-artifact'));
+    const suiteEnd = rest.findIndex((l) => l.includes('"type": "suite", "event": "failed"'));
+    const reordered = [...rest.slice(0, suiteEnd + 1), lines[running] ?? '', ...artifacts, ...rest.slice(suiteEnd + 1)].join('\n');
+    expect(parseCargo(reordered, ctx)).toEqual(parseCargo(recorded('rerun'), ctx));
+  });
+
+  it('makes a compile error an error entry at the compiler position, and a failed build without one never a pass', () => {
+    expect(parseCargo(recorded('compile-error'), ctx).tests).toEqual([expect.objectContaining({ id: 'cargo_compile_error', file: 'src/lib.rs', line: 11, status: 'error' })]);
+    const bare = parseCargo('{"reason":"build-finished","success":false}\n', ctx);
+    expect(bare.tests.map((t) => t.status)).toEqual(['error']);
+  });
+
+  it('turns the tests running in a binary that crashed into errors, and marks the report incomplete', () => {
+    const text = [
+      '{"reason":"compiler-artifact","package_id":"path+file:///p#m@0.1.0","manifest_path":"/p/Cargo.toml","target":{"kind":["lib"],"name":"m","src_path":"/p/src/lib.rs"},"executable":"/t/debug/deps/m-0123456789abcdef"}',
+      '{"reason":"build-finished","success":true}',
+      '     Running unittests src/lib.rs (/t/debug/deps/m-0123456789abcdef)',
+      '{ "type": "suite", "event": "started", "test_count": 2 }',
+      '{ "type": "test", "event": "started", "name": "tests::a" }',
+      '{ "type": "test", "name": "tests::a", "event": "ok" }',
+      '{ "type": "test", "event": "started", "name": "tests::boom" }',
+      'error: test failed, to rerun pass `--lib`',
+      '',
+      'Caused by:',
+      "  process didn't exit successfully: `/t/debug/deps/m-0123456789abcdef` (signal: 11, SIGSEGV: invalid memory reference)",
+      '',
+    ].join('\n');
+    const report = parseCargo(text, { root: '/p' });
+    expect(report.complete).toBe(false);
+    expect(report.tests.map((t) => [t.id, t.status])).toEqual([['m --lib tests::a', 'passed'], ['m --lib tests::boom', 'error']]);
+    expect(report.tests[1]).toMatchObject({ message: expect.stringContaining('SIGSEGV') });
+  });
+
+  it('reads panics in the current and the older format', () => {
+    expect(panicOf("\nthread 't' (7) panicked at src/lib.rs:16:9:\nboom\nnote: run with `RUST_BACKTRACE=1`\n")).toEqual({ message: 'boom', at: { file: 'src/lib.rs', line: 16 } });
+    expect(panicOf("thread 't' panicked at 'assertion failed: `(left == right)`\n  left: `1`,\n right: `2`', src/lib.rs:16:9\nnote: x\n")).toEqual({
+      message: 'assertion failed: `(left == right)`\n  left: `1`,\n right: `2`', at: { file: 'src/lib.rs', line: 16 },
+    });
+    expect(panicOf('Error: "no panic"\n')).toBeNull();
+  });
+
+  it('reads package names and doc test locations', () => {
+    expect(packageName('path+file:///w/beta#0.1.0')).toBe('beta');
+    expect(packageName('path+file:///w/dir#my-pkg@0.1.0')).toBe('my-pkg');
+    expect(packageName('mixed 0.1.0 (path+file:///w/m)')).toBe('mixed');
+    expect(docTestLocation('src/lib.rs - Foo::bar (line 12) - compile fail')).toEqual({ file: 'src/lib.rs', line: 12 });
+  });
+});
