@@ -1,13 +1,113 @@
-// PLACEHOLDER until this runner's adapter lands in this session: detects nothing.
-import type { Adapter } from './types.js';
+import path from 'node:path';
+import type { FailedTestRecord } from '../core/types.js';
+import type { ProjectFacts } from '../detect/facts.js';
+import type { Adapter, Invocation, NameFilter, PlanRequest } from './types.js';
+
+/** The plugin module in reporters/pytest, and the launcher that stands for `python3 -m pytest`. */
+const PLUGIN = 'run_tests_pytest';
+const LAUNCHER = 'run_pytest.py';
+const VIRTUALENVS = ['.venv', 'venv'] as const;
+
+/** Config files whose pytest section marks a project, and where pytest reads them. */
+const CONFIGS: readonly (readonly [file: string, section: RegExp | null, shown: string])[] = [
+  ['pytest.ini', null, 'pytest.ini'],
+  ['.pytest.ini', null, '.pytest.ini'],
+  ['pyproject.toml', /^\s*\[tool\.pytest(?:\.ini_options)?\]/m, '[tool.pytest.ini_options] in pyproject.toml'],
+  ['tox.ini', /^\s*\[pytest\]/m, '[pytest] in tox.ini'],
+  ['setup.cfg', /^\s*\[tool:pytest\]/m, '[tool:pytest] in setup.cfg'],
+];
+
+const TEST_FILE = /^test_.*\.py$/;
 
 export const pytest: Adapter = {
   id: 'pytest',
-  markers: [],
-  lookingFor: '',
-  installHint: '',
-  detect: () => null,
-  plan: () => {
-    throw new Error('pytest: not implemented yet');
+  // Where pytest itself looks for its rootdir. Not conftest.py: it often lives in tests/
+  // and below, which would make a subdirectory the project root.
+  markers: ['pytest.ini', '.pytest.ini', 'pyproject.toml', 'tox.ini', 'setup.cfg'],
+  lookingFor: 'pytest.ini, a pytest section in pyproject.toml, tox.ini or setup.cfg, conftest.py or test_*.py files (pytest)',
+  installHint: 'install pytest (Debian: apt-get install python3-pytest), or into the project\'s virtualenv (.venv/bin/python -m pip install pytest)',
+
+  detect(facts) {
+    const evidence = pytestEvidence(facts);
+    if (evidence === null) return null;
+    const venv = virtualenvPython(facts);
+    return `${evidence}: pytest through \`${venv === null ? 'python3' : venv} -m pytest\``;
+  },
+
+  plan(request: PlanRequest): Invocation {
+    const report = request.artifacts.file('pytest.jsonl');
+    const filter = request.rerun === null && request.name !== null ? pytestFilter(request.name) : null;
+    const args = request.rerun === null ? request.files.map(safeArgument) : rerunArguments(request.rerun);
+    const venv = virtualenvPython(request.facts);
+    const plugins = request.env.PYTEST_PLUGINS;
+    const pythonPath = request.env.PYTHONPATH;
+    const reporters = path.join(request.reportersDir, 'pytest');
+    const env: NodeJS.ProcessEnv = {
+      ...request.env,
+      PYTHONPATH: pythonPath ? `${reporters}${path.delimiter}${pythonPath}` : reporters,
+      PYTEST_PLUGINS: plugins ? `${PLUGIN},${plugins}` : PLUGIN,
+      RUN_TESTS_PYTEST_REPORT: report,
+    };
+    if (filter !== null) env.RUN_TESTS_PYTEST_FILTER = filter;
+    else delete env.RUN_TESTS_PYTEST_FILTER;
+    const common = { env, cwd: request.root, shownEnv: ['RUN_TESTS_PYTEST_FILTER'], reports: [{ path: report, parser: 'pytest' as const }] };
+    if (venv !== null) {
+      const python = path.join(request.root, venv);
+      return {
+        ...common,
+        argv: [python, '-m', 'pytest', ...args],
+        shownArgv: (argv) => [venv, ...argv.slice(1)],
+        requires: [python],
+      };
+    }
+    return {
+      ...common,
+      argv: ['python3', path.join(reporters, LAUNCHER), ...args],
+      shownArgv: (argv) => ['python3', '-m', 'pytest', ...argv.slice(2)],
+      requires: ['python3'],
+    };
+  },
+
+  /** A collection error of a class (id `file::Class`) is settled once a test in it ran. */
+  covers(record, result) {
+    return result.id.startsWith(`${record.id}::`);
   },
 };
+
+/** Why this looks like a pytest project, or null. */
+export function pytestEvidence(facts: ProjectFacts): string | null {
+  for (const [file, section, shown] of CONFIGS) {
+    const text = facts.exists(file) ? facts.read(file) : null;
+    if (text !== null && (section === null || section.test(text))) return `${shown} found`;
+  }
+  if (facts.exists('conftest.py')) return 'conftest.py found';
+  for (const dir of ['tests', 'test', '']) {
+    if (facts.list(dir).some((name) => TEST_FILE.test(name))) return `${dir === '' ? '' : `${dir}/`}test_*.py found`;
+  }
+  return null;
+}
+
+/** The project's virtualenv interpreter (relative to the root), or null. */
+export function virtualenvPython(facts: ProjectFacts): string | null {
+  return VIRTUALENVS.map((dir) => `${dir}/bin/python`).find((python) => facts.isExecutable(python)) ?? null;
+}
+
+/** Python's re.escape for the characters that are special outside verbose mode. */
+export const escapePythonRegex = (text: string): string => text.replace(/[\\.^$*+?{}[\]|()]/g, (c) => `\\${c}`);
+
+/** `--name` for our plugin, which keeps the tests whose id `re.search`es it: plain text
+ * is matched as a substring (pytest's -k is an expression language, where spaces,
+ * brackets and parentheses cannot be written); a /regex/ is Python's `re`. */
+export const pytestFilter = (name: NameFilter): string => (name.regex ? name.text : escapePythonRegex(name.text));
+
+/** A path or node id pytest would otherwise read as an option. */
+const safeArgument = (arg: string): string => (arg.startsWith('-') ? `./${arg}` : arg);
+
+/** Exact node ids on the command line (pytest takes them as given, brackets and spaces
+ * too); a file-level entry (a collection error) reruns its whole file, which makes its
+ * other ids redundant. */
+export function rerunArguments(rerun: readonly FailedTestRecord[]): string[] {
+  const wholeFiles = new Set(rerun.filter((t) => !t.id.includes('::')).map((t) => t.id));
+  const ids = rerun.map((t) => t.id).filter((id) => !id.includes('::') || !wholeFiles.has(id.slice(0, id.indexOf('::'))));
+  return [...new Set(ids)].map(safeArgument);
+}

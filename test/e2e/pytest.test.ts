@@ -1,0 +1,158 @@
+import { describe, expect, it } from '@jest/globals';
+import fs from 'fs-extra';
+import os from 'node:os';
+import path from 'node:path';
+import { copyFixture, failures, hasTools, processGone, runJson, waitFor } from './helpers.js';
+
+const suite = hasTools('python3', 'pytest-3') ? describe : describe.skip;
+
+/** Debian's python3-pytest (7.2), whatever else is on PATH; and the caller's own PATH,
+ * whose python3 may be another interpreter with other plugins (pyenv here: pytest 9). */
+const DEBIAN = { PATH: `/usr/bin:/bin:${process.env.PATH ?? ''}` };
+const CALLERS = { PATH: process.env.PATH };
+
+// eslint-disable-next-line no-control-regex
+const stripAnsi = (text: string): string => text.replace(/\u001b\[[0-9;]*m/g, '');
+
+const MIXED_FAILURES = [
+  ['tests/test_widget.py::test_size_is_wrong', 'tests/test_widget.py', 12, 'failed'],
+  // Raised in widget.py: the line is the call in the test file.
+  ['tests/test_widget.py::test_explodes', 'tests/test_widget.py', 16, 'error'],
+  // A conftest.py fixture failed in setup: no frame in the test file, so the definition.
+  ['tests/test_widget.py::test_needs_database', 'tests/test_widget.py', 19, 'error'],
+  ['tests/test_widget.py::test_leaks', 'tests/test_widget.py', 26, 'error'],
+  ['tests/test_widget.py::test_strict_xpass', 'tests/test_widget.py', 48, 'failed'],
+  ['tests/test_widget.py::test_words[[x] and y]', 'tests/test_widget.py', 55, 'failed'],
+  ['tests/test_widget.py::TestCart::test_discount', 'tests/test_widget.py', 63, 'failed'],
+];
+
+suite('pytest', () => {
+  it.each([
+    ['Debian\'s python3 (pytest 7.2)', DEBIAN, /platform linux -- Python 3\.\d+\.\d+, pytest-7\.2/],
+    ['the python3 on the caller\'s PATH', CALLERS, /platform linux -- Python 3\.\d+\.\d+, pytest-\d+/],
+  ])('reports exact counts, names, files, lines and statuses with %s', async (_label, env, banner) => {
+    const dir = await copyFixture('pytest-mixed');
+    const { exitCode, report } = await runJson(['--cwd', dir], { env });
+    expect(exitCode).toBe(1);
+    expect(report).toMatchObject({
+      status: 'failed', exit_code: 1, framework: 'pytest', command: 'python3 -m pytest', project_root: dir,
+      exit_status: 1, signal: null, timed_out: false, warnings: [], error: null, next: 'run-tests --failed-only',
+      reason: '[tool.pytest.ini_options] in pyproject.toml found: pytest through `python3 -m pytest`',
+    });
+    expect(report.summary).toEqual({ run: 16, passed: 7, failures: 4, errors: 3, skips: 2 });
+    expect(failures(report)).toEqual(MIXED_FAILURES);
+    const message = (name: string) => report.failed_tests.find((t) => t.test_name.endsWith(name))?.message;
+    expect(message('::test_size_is_wrong')).toBe('AssertionError: size of abc\nassert 3 == 5');
+    expect(message('::test_explodes')).toBe('ValueError: widget exploded: too hot');
+    expect(message('::test_needs_database')).toBe('at setup: RuntimeError: database is down');
+    expect(message('::test_leaks')).toBe('at teardown: OSError: could not release resource');
+    expect(message('::test_strict_xpass')).toBe('[XPASS(strict)] fixed already');
+    // The caller's FORCE_COLOR=0 still makes pytest colour its output: any value forces it.
+    const log = stripAnsi(await fs.readFile(path.join(dir, '.run-tests/last-test.log'), 'utf8'));
+    expect(log).toMatch(banner);
+    expect(log).toMatch(/5 failed, 7 passed, 1 skipped, 1 xfailed, 1 xpassed, 2 errors/);
+    const saved = await fs.readJson(path.join(dir, '.run-tests/last-failures.json'));
+    expect(saved.failed_tests.map((t: { id: string }) => t.id)).toEqual(MIXED_FAILURES.map(([id]) => id));
+  });
+
+  it('reruns exactly the previous failures by node id, a bracketed parametrize id included', async () => {
+    const dir = await copyFixture('pytest-mixed');
+    await runJson(['--cwd', dir], { env: DEBIAN });
+    const { exitCode, report } = await runJson(['--cwd', dir, '--failed-only'], { env: DEBIAN });
+    expect(exitCode).toBe(1);
+    expect(report.summary).toEqual({ run: 7, passed: 0, failures: 4, errors: 3, skips: 0 });
+    expect(report.rerun).toEqual({ selected: 7, not_run: [] });
+    expect(failures(report)).toEqual(MIXED_FAILURES);
+    expect(report.command).toBe(`python3 -m pytest ${MIXED_FAILURES.map(([id]) => (String(id).includes(' ') ? `'${id}'` : id)).join(' ')}`);
+  });
+
+  it('says which selected tests did not run when a failed test was renamed since', async () => {
+    const dir = await copyFixture('pytest-mixed');
+    await runJson(['--cwd', dir, 'tests/test_widget.py'], { env: DEBIAN });
+    const testFile = path.join(dir, 'tests/test_widget.py');
+    await fs.writeFile(testFile, (await fs.readFile(testFile, 'utf8')).replace('def test_size_is_wrong', 'def test_size_renamed'));
+    const { exitCode, report } = await runJson(['--cwd', dir, '--failed-only'], { env: DEBIAN });
+    // pytest refuses the whole command line (exit 4) for one id it cannot find.
+    expect([exitCode, report.status, report.exit_status, report.summary.run]).toEqual([3, 'error', 4, 0]);
+    expect(report.rerun?.not_run).toHaveLength(7);
+    expect(report.warnings).toContainEqual(expect.stringMatching(/^pytest: not found: .*test_widget\.py::test_size_is_wrong/));
+  });
+
+  it('says nothing_to_rerun (exit 0) after a passing run', async () => {
+    const dir = await copyFixture('pytest-mixed');
+    const passing = await runJson(['--cwd', dir, 'tests/test_text.py'], { env: DEBIAN });
+    expect([passing.exitCode, passing.report.status, passing.report.command]).toEqual([0, 'passed', 'python3 -m pytest tests/test_text.py']);
+    expect(passing.report.summary).toEqual({ run: 2, passed: 2, failures: 0, errors: 0, skips: 0 });
+    const { exitCode, report } = await runJson(['--cwd', dir, '--failed-only'], { env: DEBIAN });
+    expect([exitCode, report.status, report.summary.run, report.command]).toEqual([0, 'nothing_to_rerun', 0, null]);
+  });
+
+  it('filters by --name as plain text (brackets and spaces too) or a /regex/, and no match is no_tests', async () => {
+    const dir = await copyFixture('pytest-mixed');
+    const plain = await runJson(['--cwd', dir, '--name', 'words[[x] and'], { env: DEBIAN });
+    expect([plain.exitCode, plain.report.summary.run, plain.report.failed_tests.map((t) => t.test_name)])
+      .toEqual([1, 1, ['tests/test_widget.py::test_words[[x] and y]']]);
+    expect(plain.report.command).toBe("RUN_TESTS_PYTEST_FILTER='words\\[\\[x\\] and' python3 -m pytest");
+    const regex = await runJson(['--cwd', dir, '--name', '/test_(upcase|reverse)$/'], { env: DEBIAN });
+    expect([regex.exitCode, regex.report.status, regex.report.summary.passed, regex.report.summary.run]).toEqual([0, 'passed', 2, 2]);
+    // pytest exits 5 when it collected nothing; our plugin leaves the verdict to the report.
+    const none = await runJson(['--cwd', dir, '--name', 'no such test'], { env: DEBIAN });
+    expect([none.exitCode, none.report.status, none.report.exit_status, none.report.summary.run]).toEqual([4, 'no_tests', 0, 0]);
+    expect(stripAnsi(await fs.readFile(path.join(dir, '.run-tests/last-test.log'), 'utf8'))).toMatch(/16 deselected/);
+    const allowed = await runJson(['--cwd', dir, '--name', 'no such test', '--allow-no-tests'], { env: DEBIAN });
+    expect([allowed.exitCode, allowed.report.status]).toEqual([0, 'no_tests']);
+  });
+
+  it('reports a test file that fails to import as an error entry, and reruns that file', async () => {
+    const dir = await copyFixture('pytest-collect-error');
+    const { exitCode, report } = await runJson(['--cwd', dir], { env: DEBIAN });
+    expect([exitCode, report.status, report.exit_status, report.reason]).toEqual([1, 'failed', 2, 'pytest.ini found: pytest through `python3 -m pytest`']);
+    expect(report.summary).toEqual({ run: 1, passed: 0, failures: 0, errors: 1, skips: 0 });
+    expect(failures(report)).toEqual([['tests/test_broken.py', 'tests/test_broken.py', 3, 'error']]);
+    expect(report.failed_tests[0]?.message).toBe("ModuleNotFoundError: No module named 'no_such_module'");
+    expect(report.warnings).toEqual([expect.stringMatching(/^pytest ran no tests: it stops after errors during collection/)]);
+    const broken = path.join(dir, 'tests/test_broken.py');
+    await fs.writeFile(broken, (await fs.readFile(broken, 'utf8')).replace('import no_such_module', 'import json'));
+    const rerun = await runJson(['--cwd', dir, '--failed-only'], { env: DEBIAN });
+    expect([rerun.exitCode, rerun.report.status, rerun.report.command, rerun.report.summary.passed]).toEqual([0, 'passed', 'python3 -m pytest tests/test_broken.py', 1]);
+    expect(rerun.report.rerun).toEqual({ selected: 1, not_run: [] });
+  });
+
+  it('runs the project\'s virtualenv interpreter', async () => {
+    const dir = await copyFixture('pytest-venv');
+    const { exitCode, report } = await runJson(['--cwd', dir], { env: CALLERS });
+    expect([exitCode, report.status, report.command, report.summary.passed]).toEqual([0, 'passed', '.venv/bin/python -m pytest', 2]);
+    expect(report.reason).toBe('tests/test_*.py found: pytest through `.venv/bin/python -m pytest`');
+  });
+
+  it('falls back to pytest on PATH when python3 has no pytest module', async () => {
+    const dir = await copyFixture('pytest-mixed');
+    const bin = await fs.mkdtemp(path.join(os.tmpdir(), 'run-tests-nopytest-'));
+    // Without site-packages, this python3 cannot import pytest; /usr/bin/pytest can.
+    await fs.outputFile(path.join(bin, 'python3'), '#!/bin/sh\nexec /usr/bin/python3 -S "$@"\n', { mode: 0o755 });
+    const { exitCode, report } = await runJson(['--cwd', dir, 'tests/test_text.py'], { env: { PATH: `${bin}:/usr/bin:/bin` } });
+    expect([exitCode, report.status, report.summary.passed]).toEqual([0, 'passed', 2]);
+    expect(await fs.readFile(path.join(dir, '.run-tests/last-test.log'), 'utf8')).toMatch(/has no pytest module; running pytest from PATH/);
+  });
+
+  it('kills the whole process tree on timeout and keeps the tests that finished', async () => {
+    const dir = await copyFixture('pytest-hang');
+    const pidFile = path.join(dir, 'grandchild.pid');
+    const { exitCode, report } = await runJson(['--cwd', dir, '--timeout', '3', '--kill-grace', '1'], { env: { ...DEBIAN, HANG_PID_FILE: pidFile } });
+    expect(exitCode).toBe(124);
+    // Python dies of the SIGTERM (pytest installs no handler for it).
+    expect(report).toMatchObject({ status: 'timed_out', timed_out: true, exit_status: null, signal: 'SIGTERM' });
+    expect(report.summary).toEqual({ run: 1, passed: 1, failures: 0, errors: 0, skips: 0 });
+    expect(report.warnings).toContain('pytest stopped while tests/test_hang.py::test_2_hangs_with_a_grandchild was running');
+    const grandchild = Number(await fs.readFile(pidFile, 'utf8'));
+    expect(grandchild).toBeGreaterThan(1);
+    await waitFor(`grandchild ${grandchild} to die`, () => processGone(grandchild), 2000);
+  });
+
+  it('says what to install when python3 is missing', async () => {
+    const dir = await copyFixture('pytest-mixed');
+    const { exitCode, report } = await runJson(['--cwd', dir], { env: { PATH: '/nonexistent' } });
+    expect([exitCode, report.status, report.error?.code]).toEqual([3, 'error', 'RUNNER_MISSING']);
+    expect(report.error?.message).toMatch(/python3 not found on PATH.*apt-get install python3-pytest/);
+  });
+});
