@@ -18,7 +18,6 @@ REPORT_VAR = "RUN_TESTS_PYTEST_REPORT"
 FILTER_VAR = "RUN_TESTS_PYTEST_FILTER"
 MODULE = "run_tests_pytest"
 MESSAGE_LIMIT = 2048
-NO_TESTS_COLLECTED = 5
 
 
 def bounded(text):
@@ -212,7 +211,3 @@ class Reporter:
         yield
         self.emit({"type": "session", "exitstatus": int(exitstatus), "pid": os.getpid()})
         self.out.close()
-        # pytest exits 5 when it collected nothing; run-tests' verdict (no tests) rests on
-        # the report, which records pytest's own status above.
-        if int(session.exitstatus) == NO_TESTS_COLLECTED:
-            session.exitstatus = 0

@@ -50,7 +50,7 @@ export const pytest: Adapter = {
     };
     if (filter !== null) env.RUN_TESTS_PYTEST_FILTER = filter;
     else delete env.RUN_TESTS_PYTEST_FILTER;
-    const common = { env, cwd: request.root, shownEnv: ['RUN_TESTS_PYTEST_FILTER'], reports: [{ path: report, parser: 'pytest' as const }] };
+    const common = { env, cwd: request.root, shownEnv: ['RUN_TESTS_PYTEST_FILTER'], reports: [{ path: report, parser: 'pytest' as const }], noTestsExitCodes: [5] };
     if (venv !== null) {
       const python = path.join(request.root, venv);
       return {

@@ -48,6 +48,9 @@ export interface Invocation {
   /** How each command is displayed, when argv wraps the runner in a launcher of ours:
    * the runner's own command, as a person would type it. */
   readonly shownArgv?: (argv: readonly string[]) => readonly string[];
+  /** Exit codes by which the runner says it found no tests (pytest: 5): with a clean
+   * report that executed nothing, the run is `no_tests`, not an error. */
+  readonly noTestsExitCodes?: readonly number[];
   /** A report that is the runner's own output: its stdout and stderr are also appended
    * here, whole lines at a time (go test -json prints its events on stdout). */
   readonly captureOutput?: string;

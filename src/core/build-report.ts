@@ -7,7 +7,8 @@ import type { HarnessError } from './errors.js';
 import { displayCommand } from './quote.js';
 import { SCHEMA_VERSION, type RunReport } from './report.js';
 import type { RunRequest } from './request.js';
-import type { FailedTestRecord, RunStatus } from './types.js';
+import { isFailure, toRecord } from './failures.js';
+import type { FailedTestRecord, RunStatus, TestResult } from './types.js';
 import { exitCodeOf, summarize } from './verdict.js';
 
 /** What a project's report is built from. */
@@ -80,4 +81,47 @@ export function nothingToRerun(run: Context): RunReport {
 
 export function harnessErrorReport(run: Context, error: HarnessError): RunReport {
   return buildReport(run, { ...EMPTY_PARTS, status: 'error', error: { code: error.code, message: error.message } });
+}
+
+/** A report read from a file another tool wrote (`run-tests parse`): evidence run-tests
+ * did not see produced, so no command, no exit status, no log and no failures file. */
+export interface ImportedParts {
+  /** The report format, e.g. `junit`; null when it could not be told. */
+  readonly format: string | null;
+  /** How the format was chosen. */
+  readonly reason: string;
+  readonly root: string;
+  /** The file read. */
+  readonly file: string;
+  readonly status: RunStatus;
+  /** null when the file gave no usable results (the counts are then unknown). */
+  readonly tests: readonly TestResult[] | null;
+  readonly warnings: readonly string[];
+  readonly error: RunReport['error'];
+}
+
+export function importedReport(parts: ImportedParts): RunReport {
+  return {
+    schema_version: SCHEMA_VERSION,
+    source: 'imported',
+    status: parts.status,
+    exit_code: exitCodeOf(parts.status, false),
+    framework: parts.format,
+    reason: parts.reason,
+    command: null,
+    project_root: parts.root,
+    exit_status: null,
+    signal: null,
+    timed_out: false,
+    duration_ms: 0,
+    summary: summarize(parts.tests),
+    failed_tests: (parts.tests ?? []).filter(isFailure).map(toRecord),
+    rerun: null,
+    artifact: parts.file,
+    failures_file: null,
+    next: null,
+    warnings: parts.warnings,
+    error: parts.error,
+    projects: [],
+  };
 }

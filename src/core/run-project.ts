@@ -138,6 +138,7 @@ async function finish(run: Execution, outcome: ProcessOutcome, follower: ReportF
     report,
     minTests: request.minTests,
     allowNoTests: request.allowNoTests,
+    noTestsExitCodes: run.invocation.noTestsExitCodes ?? [],
     logPath: artifacts.log,
     logTail: () => readLogTail(artifacts.log),
   });

@@ -12,6 +12,8 @@ export interface VerdictInput {
   readonly report: ParsedReport | null;
   readonly minTests: number;
   readonly allowNoTests: boolean;
+  /** Exit codes that mean "no tests" for this runner (Invocation.noTestsExitCodes). */
+  readonly noTestsExitCodes?: readonly number[];
   /** For messages: where the full output is. */
   readonly logPath: string;
   /** The last lines of the log, quoted when the runner's exit contradicts its report. */
@@ -65,12 +67,13 @@ export function decide(input: VerdictInput): Verdict {
   if (!report.complete) {
     return { status: 'error', warnings: [...warnings, `the runner's report ended early (exit ${String(process.exitCode)}); see ${input.logPath}`] };
   }
-  if (process.exitCode !== 0) {
+  const executed = report.tests.filter((t) => t.status !== 'skipped').length;
+  const saysNoTests = executed === 0 && process.exitCode !== null && (input.noTestsExitCodes ?? []).includes(process.exitCode);
+  if (process.exitCode !== 0 && !saysNoTests) {
     warnings.push(`the report shows no failures but the runner exited ${String(process.exitCode)}; last lines of ${input.logPath}:\n${input.logTail()}`);
     return { status: 'error', warnings };
   }
   // Skipped tests count in `run` but prove nothing: a pass needs one that executed.
-  const executed = report.tests.filter((t) => t.status !== 'skipped').length;
   if (executed === 0) {
     const why = report.tests.length === 0 ? 'no tests ran' : `all ${report.tests.length} tests were skipped`;
     return { status: 'no_tests', warnings: [...warnings, why] };

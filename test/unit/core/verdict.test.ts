@@ -52,6 +52,13 @@ describe('decide', () => {
       .toEqual(['2 tests executed, fewer than --min-tests 3']);
   });
 
+  it('takes a runner\'s own "no tests" exit code (pytest 5) as no_tests, but only when nothing executed', () => {
+    const exit5 = { exitCode: 5, timedOut: false, interrupted: false };
+    expect(decide(input({ process: exit5, report: report([]), noTestsExitCodes: [5] })).status).toBe('no_tests');
+    expect(decide(input({ process: exit5, report: report([]) })).status).toBe('error');
+    expect(decide(input({ process: exit5, report: report([pass('a')]), noTestsExitCodes: [5] })).status).toBe('error');
+  });
+
   it('puts interrupt before timeout before everything else', () => {
     const both = { exitCode: null, timedOut: true, interrupted: true };
     expect(decide(input({ process: both })).status).toBe('interrupted');
