@@ -46,7 +46,9 @@ describe('detectRunner', () => {
       + 'jest in package.json (dependencies, a "jest" section or scripts.test) or a jest.config.* file; '
       + 'package.json listing mocha, a .mocharc file, or scripts.test running mocha; '
       + 'scripts.test running node --test, or test files without another runner (node --test); '
-      + 'go.mod (go test); a Gemfile or Rakefile (minitest via rake test)');
+      + 'go.mod (go test); Cargo.toml (cargo test); '
+      + 'pytest.ini, a pytest section in pyproject.toml, tox.ini or setup.cfg, conftest.py or test_*.py files (pytest); '
+      + 'a Gemfile or Rakefile (minitest via rake test)');
   });
 
   it('ranks the ecosystems: Rails and rspec, then a JavaScript runner with evidence, then go, then rake', () => {
@@ -56,6 +58,8 @@ describe('detectRunner', () => {
     expect(detect({ 'go.mod': 'module m', 'package.json': pkg({ devDependencies: { prettier: '1' } }) })[0]).toBe('go');
     expect(detect({ 'go.mod': 'module m', 'package.json': pkg({ scripts: { test: 'node --test' } }) })[0]).toBe('node-test');
     expect(detect({ Rakefile: '', 'package.json': pkg({ name: 'x' }) })[0]).toBe('minitest');
+    expect(detect({ 'Cargo.toml': '[package]', 'package.json': pkg({ name: 'x' }) })[0]).toBe('cargo');
+    expect(detect({ 'pytest.ini': '[pytest]', Rakefile: '' })[0]).toBe('pytest');
   });
 
   it('honours --runner and rejects an unknown one as a usage error', () => {
