@@ -1,7 +1,8 @@
 import { floodMemory } from './flood-memory.js';
 import { minitestOverhead } from './minitest-overhead.js';
+import { parsers } from './parsers.js';
 import { runnerOverhead } from './runner-overhead.js';
 import { startup } from './startup.js';
 
 /** Every benchmark, in the order `npm run bench` runs them. */
-export const benchmarks = [startup, minitestOverhead, runnerOverhead, floodMemory];
+export const benchmarks = [startup, minitestOverhead, runnerOverhead, parsers, floodMemory];

@@ -58,6 +58,8 @@ async function run(files: string[], options: RunOptions): Promise<void> {
     custom,
   };
   if (request.failedOnly && request.name) throw new HarnessError('USAGE', '--failed-only reruns exact tests; it cannot be combined with --name');
+  if (custom && options.name !== undefined) throw new HarnessError('USAGE', `--name ${JSON.stringify(options.name)} cannot select tests of a --command`);
+  if (custom && request.failedOnly) throw new HarnessError('USAGE', '--failed-only cannot select tests of a --command: run-tests does not know its test names');
   const [{ runTests }, { Interrupts }] = await Promise.all([import('../core/run.js'), import('../core/request.js')]);
   const interrupts = new Interrupts();
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => interrupts.raise(signal));
@@ -93,7 +95,9 @@ async function detect(options: { json?: boolean; cwd?: string; runner?: string }
 }
 
 function program(): Command {
+  // exitOverride before the subcommands, so they inherit it: their usage errors exit 2 too.
   const cli = new Command('run-tests')
+    .exitOverride()
     .enablePositionalOptions()
     .description('Run the project\'s tests and report the truth about them: for people on a terminal, and as JSON for programs.')
     .version(version)
@@ -105,7 +109,7 @@ function program(): Command {
     .option('--kill-grace <seconds>', 'after SIGTERM, wait this long before SIGKILL', '5')
     .option('--json', 'print the JSON report on stdout, and nothing else there')
     .option('--cwd <dir>', 'run as if started in this directory')
-    .option('--runner <id>', 'use this runner instead of detecting one (rails, rspec, minitest, jest, vitest, mocha, node-test, go)')
+    .option('--runner <id>', 'use this runner instead of detecting one (rails, rspec, minitest, jest, vitest, mocha, node-test, go, cargo, pytest)')
     .option('--min-tests <n>', 'fewer tests than this is a failure (status no_tests)', '1')
     .option('--allow-no-tests', 'zero tests run exits 0 (status stays no_tests)')
     .option('--stream', "pass the runner's live output through to stderr")
@@ -133,7 +137,7 @@ function program(): Command {
 }
 
 async function main(): Promise<void> {
-  const cli = program().exitOverride();
+  const cli = program();
   cli.configureOutput({ writeErr: (text) => process.stderr.write(text) });
   try {
     await cli.parseAsync(process.argv);

@@ -101,7 +101,8 @@ function finished(r: Json, name: string, nesting: number, ctx: ParseContext, acc
   let frame = acc.frames[nesting];
   if (frame === undefined || frame.name !== name) frame = newFrame(name);
   frame.kind = str(r['kind']);
-  const chain = acc.frames.slice(0, nesting).map((f, i) => f ?? newFrame(`(nesting ${i})`));
+  // Array.from, not map: frames may have holes (a nesting level never reported), which map skips.
+  const chain = Array.from({ length: Math.max(0, Math.min(nesting, acc.frames.length)) }, (_, i) => acc.frames[i] ?? newFrame(`(nesting ${i})`));
   const error = r['type'] === 'test:fail' ? nodeError(r['error']) : null;
   const own = ownResult(r, name, frame, chain, error, ctx);
   let results = frame.pending;

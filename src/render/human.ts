@@ -28,16 +28,18 @@ export function renderHuman(report: RunReport, c: ChalkInstance): string {
   }
   for (const section of sections) if (section.error) lines.push('', c.red(`error: ${section.error.message}`));
   lines.push('', `${statusWord(report.status, c)}  ${summaryLine(report.summary)}${timing(report)}`);
-  for (const section of sections) if (section.artifact) lines.push(c.dim(`log: ${section.artifact}`));
+  for (const section of sections) if (section.artifact && section.source === 'run') lines.push(c.dim(`log: ${section.artifact}`));
   if (report.next) lines.push(`next: ${c.cyan(report.next)}`);
   return `${lines.join('\n')}\n`;
 }
 
 function header(report: RunReport, c: ChalkInstance): string[] {
-  if (!report.framework) return [c.bold(`run-tests · ${report.project_root}`)];
+  // An imported report is evidence another tool wrote: never shown as a command that ran.
+  const source = report.source === 'imported' ? [c.dim(`imported from ${report.artifact ?? '(unknown file)'}`)] : [];
+  if (!report.framework) return [c.bold(`run-tests · ${report.project_root}`), ...source];
   return [
     `${c.bold(`run-tests · ${report.framework}`)} ${c.dim(`· ${report.project_root}`)}`,
-    c.dim(`$ ${report.command ?? ''}`),
+    ...(report.source === 'imported' ? source : [c.dim(`$ ${report.command ?? ''}`)]),
   ];
 }
 

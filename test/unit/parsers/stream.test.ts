@@ -5,9 +5,11 @@ import { loadParser, type ParserId } from '../../../src/parsers/index.js';
 import { parseText } from '../../../src/parsers/stream.js';
 
 const outputs = fileURLToPath(new URL('../../fixtures/outputs/', import.meta.url));
+/** A recording's extension, replaced to find its sidecars. */
+const RECORDING = /\.(?:jsonl?|xml|tap)$/;
 /** A recording's context: the root, plus hints the adapter would give (`<case>.context.json`). */
 function contextOf(file: string): { root: string; hints?: Record<string, string> } {
-  const sidecar = outputs + file.replace(/\.jsonl?$/, '.context.json');
+  const sidecar = outputs + file.replace(RECORDING, '.context.json');
   return { root: '<root>', ...(existsSync(sidecar) ? JSON.parse(readFileSync(sidecar, 'utf8')) : {}) };
 }
 
@@ -21,6 +23,11 @@ const recorded: [string, ParserId][] = [
   ...readdirSync(`${outputs}jest`).filter((f) => f.endsWith('.jsonl')).map((f): [string, ParserId] => [`jest/${f}`, 'jest']),
   ...readdirSync(`${outputs}vitest`).filter((f) => f.endsWith('.jsonl')).map((f): [string, ParserId] => [`vitest/${f}`, 'vitest']),
   ...readdirSync(`${outputs}go`).filter((f) => f.endsWith('.jsonl')).map((f): [string, ParserId] => [`go/${f}`, 'go-json']),
+  ...readdirSync(`${outputs}jest-json`).filter((f) => f.endsWith('.json') && !f.endsWith('.expected.json')).map((f): [string, ParserId] => [`jest-json/${f}`, 'jest-json']),
+  ...readdirSync(`${outputs}pytest`).filter((f) => f.endsWith('.jsonl')).map((f): [string, ParserId] => [`pytest/${f}`, 'pytest']),
+  ...readdirSync(`${outputs}cargo`).filter((f) => f.endsWith('.jsonl')).map((f): [string, ParserId] => [`cargo/${f}`, 'cargo']),
+  ...readdirSync(`${outputs}junit`).filter((f) => f.endsWith('.xml')).map((f): [string, ParserId] => [`junit/${f}`, 'junit']),
+  ...readdirSync(`${outputs}tap`).filter((f) => f.endsWith('.tap')).map((f): [string, ParserId] => [`tap/${f}`, 'tap']),
 ];
 
 /** Deterministic chunk sizes from 1 to 97 bytes, cutting lines and UTF-8 sequences anywhere. */
@@ -42,7 +49,7 @@ describe('parsers fed while the report grows', () => {
     const parser = factory(ctx);
     for (const chunk of chunks(text)) parser.push(chunk);
     expect(parser.end()).toEqual(parseText(factory, text, ctx));
-    expect(parseText(factory, text, ctx)).toEqual(JSON.parse(readFileSync(outputs + file.replace(/\.jsonl?$/, '.expected.json'), 'utf8')));
+    expect(parseText(factory, text, ctx)).toEqual(JSON.parse(readFileSync(outputs + file.replace(RECORDING, '.expected.json'), 'utf8')));
   });
 
   it('covers every recorded output', () => {

@@ -59,6 +59,40 @@ describe('renderHuman', () => {
     ].join('\n'));
   });
 
+  it('shows an imported report as imported from its file, never as a command that ran', () => {
+    const imported: RunReport = {
+      ...report,
+      source: 'imported',
+      framework: 'junit',
+      reason: '--format junit given',
+      command: null,
+      exit_status: null,
+      duration_ms: 0,
+      artifact: '<root>/reports/junit.xml',
+      failures_file: null,
+      next: null,
+      warnings: [],
+      failed_tests: report.failed_tests.slice(0, 1),
+    };
+    expect(renderHuman(imported, plain)).toBe([
+      'run-tests · junit · <root>',
+      'imported from <root>/reports/junit.xml',
+      '',
+      'Failures (1):',
+      '',
+      '  1) test/a_test.rb:9 failed',
+      '     A#test_x',
+      '     Expected: 1',
+      '       Actual: 2',
+      '',
+      'FAILED  2 passed, 1 failed, 1 errors, 0 skipped',
+      '',
+    ].join('\n'));
+    const unknown = renderHuman({ ...imported, framework: null, status: 'error', failed_tests: [], error: { code: 'REPORT_MISSING', message: 'r.xml is empty' } }, plain);
+    expect(unknown.split('\n').slice(0, 2)).toEqual(['run-tests · <root>', 'imported from <root>/reports/junit.xml']);
+    expect(unknown).not.toMatch(/^\$|log: /m);
+  });
+
   it('shows unknown counts as ?, never 0', () => {
     expect(summaryLine({ run: null, passed: null, failures: null, errors: null, skips: null })).toBe('? passed, ? failed, ? errors, ? skipped');
   });

@@ -1,0 +1,36 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { tempDir } from './fixtures.js';
+
+const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+
+/**
+ * A small node script, bundled with esbuild from src/, that reads FILE in 64 KiB chunks
+ * through one parser (`createXParser` exported by src/parsers/<module>.ts), as run-tests
+ * follows a report, and prints `tests=<n> failed=<n> complete=<bool>`. The dist bundle
+ * does not export parsers; this measures the same code without the CLI around it.
+ */
+export async function parserScript(module, factory) {
+  const dir = tempDir(`parser-${module}`);
+  const entry = path.join(dir, 'entry.ts');
+  fs.writeFileSync(entry, `import fs from 'node:fs';
+import { ${factory} as factory } from ${JSON.stringify(path.join(repoRoot, 'src/parsers', `${module}.ts`))};
+const parser = factory({ root: process.argv[3] ?? '/', hints: JSON.parse(process.argv[4] ?? '{}') });
+const fd = fs.openSync(process.argv[2], 'r');
+const buf = Buffer.alloc(64 * 1024);
+const decoder = new TextDecoder();
+for (let n = fs.readSync(fd, buf); n > 0; n = fs.readSync(fd, buf)) parser.push(decoder.decode(buf.subarray(0, n), { stream: true }));
+parser.push(decoder.decode());
+const report = parser.end();
+const failed = report.tests.filter((t) => t.status === 'failed' || t.status === 'error').length;
+process.stdout.write('tests=' + report.tests.length + ' failed=' + failed + ' complete=' + report.complete + '\\n');
+`);
+  const outfile = path.join(dir, `${module}.mjs`);
+  await build({
+    entryPoints: [entry], outfile, bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'error',
+    banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
+  });
+  return outfile;
+}
