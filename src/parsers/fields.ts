@@ -41,3 +41,16 @@ export function parseJsonObject(line: string): JsonObject | undefined {
 
 /** A line shortened for a warning. */
 export const preview = (line: string): string => (line.length > 80 ? `${line.slice(0, 80)}…` : line);
+
+/** One line of a JSON-lines report as an object; a blank line is null, a line that is
+ * not a JSON object is null with a warning (`incomplete` when the writer was cut off). */
+export function jsonLine(raw: string, lineNo: number, cutOff: boolean, warnings: string[]): JsonObject | null {
+  const line = raw.trim();
+  if (line === '') return null;
+  const record = parseJsonObject(line);
+  if (record === undefined) {
+    warnings.push(`line ${lineNo}: ${cutOff ? 'incomplete' : 'not valid'} JSON, ignored: ${preview(line)}`);
+    return null;
+  }
+  return record;
+}

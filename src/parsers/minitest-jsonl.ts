@@ -2,7 +2,7 @@
  * and its boot file). One line per finished test, plus `start`, `end` and `crash`
  * lines; see reporters/minitest/run_tests/minitest_reporter.rb for the writer. */
 import type { ParseContext, ParsedReport, Parser, TestResult, TestStatus } from '../core/types.js';
-import { boundMessage, int, parseJsonObject, preview, relativeFile, str } from './fields.js';
+import { boundMessage, int, jsonLine, relativeFile, str } from './fields.js';
 import { lineParser, parseText, type ParserFactory } from './stream.js';
 
 type Json = Record<string, unknown>;
@@ -27,14 +27,8 @@ export const createMinitestParser: ParserFactory = (ctx) => {
   };
   return lineParser({
     line(raw, lineNo, cutOff) {
-      const line = raw.trim();
-      if (line === '') return;
-      const record = parseJsonObject(line);
-      if (record === undefined) {
-        acc.warnings.push(`line ${lineNo}: ${cutOff ? 'incomplete' : 'not valid'} JSON, ignored: ${preview(line)}`);
-        return;
-      }
-      handleRecord(record, lineNo, ctx, acc);
+      const record = jsonLine(raw, lineNo, cutOff, acc.warnings);
+      if (record !== null) handleRecord(record, lineNo, ctx, acc);
     },
     end: () => finish(acc),
     finished: () => acc.testLines,

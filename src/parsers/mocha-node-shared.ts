@@ -1,7 +1,9 @@
 /** What the mocha and node:test parsers share: reading JSON lines, telling assertion
  * failures from errors, and finding where a failure happened in the test file. */
 import { fileURLToPath } from 'node:url';
-import { boundMessage, parseJsonObject, preview, relativeFile, str } from './fields.js';
+import { boundMessage, relativeFile, str } from './fields.js';
+
+export { jsonLine } from './fields.js';
 
 import { lineInFile } from './js-stack.js';
 
@@ -58,14 +60,3 @@ function pathOfUrl(url: string): string | null {
 
 
 
-/** The non-blank, non-whitespace lines of JSON records; a bad line becomes a warning. */
-export function jsonLine(raw: string, lineNo: number, cutOff: boolean, warnings: string[]): Json | null {
-  const line = raw.trim();
-  if (line === '') return null;
-  const record = parseJsonObject(line);
-  if (record === undefined) {
-    warnings.push(`line ${lineNo}: ${cutOff ? 'incomplete' : 'not valid'} JSON, ignored: ${preview(line)}`);
-    return null;
-  }
-  return record;
-}

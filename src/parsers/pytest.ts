@@ -2,7 +2,7 @@
  * test phase (setup, call, teardown), per collection problem, and `start`, `usage` and
  * `session` lines. The phases of one test become one result. */
 import type { ParseContext, ParsedReport, TestResult } from '../core/types.js';
-import { boundMessage, int, parseJsonObject, preview, relativeFile, str, type JsonObject } from './fields.js';
+import { boundMessage, int, jsonLine, relativeFile, str, type JsonObject } from './fields.js';
 import { lineParser, type ParserFactory } from './stream.js';
 
 type Phase = 'setup' | 'call' | 'teardown';
@@ -32,13 +32,8 @@ export const createPytestParser: ParserFactory = (ctx) => {
   const state: State = { ctx, entries: new Map(), outside: new Map(), warnings: [], usage: [], exitStatus: null, collectErrors: 0 };
   return lineParser({
     line(raw, lineNo, cutOff) {
-      const line = raw.trim();
-      if (line === '') return;
-      const record = parseJsonObject(line);
-      if (record === undefined) {
-        state.warnings.push(`line ${lineNo}: ${cutOff ? 'incomplete' : 'not valid'} JSON, ignored: ${preview(line)}`);
-        return;
-      }
+      const record = jsonLine(raw, lineNo, cutOff, state.warnings);
+      if (record === null) return;
       const problem = handle(record, state);
       if (problem !== null) state.warnings.push(`line ${lineNo}: ${problem}, ignored`);
     },
