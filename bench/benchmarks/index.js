@@ -1,8 +1,9 @@
 import { floodMemory } from './flood-memory.js';
 import { minitestOverhead } from './minitest-overhead.js';
 import { parsers } from './parsers.js';
+import { processLimits } from './process.js';
 import { runnerOverhead } from './runner-overhead.js';
 import { startup } from './startup.js';
 
 /** Every benchmark, in the order `npm run bench` runs them. */
-export const benchmarks = [startup, minitestOverhead, runnerOverhead, parsers, floodMemory];
+export const benchmarks = [startup, minitestOverhead, runnerOverhead, parsers, floodMemory, processLimits];

@@ -102,8 +102,9 @@ export function rerunCommands(rerun: readonly FailedTestRecord[], module: string
     else selections.set(pkg, current.add(record.id.slice(space + 1)));
   }
   const commands = new Map<string, { run: string | null; packages: string[] }>();
-  for (const [pkg, tests] of selections) {
-    const run = tests === null ? null : [...tests].map(exactTestPattern).join('|');
+  // In package order, so the same failures always give the same commands.
+  for (const [pkg, tests] of [...selections].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const run = tests === null ? null : [...tests].sort().map(exactTestPattern).join('|');
     const key = run ?? '';
     const command = commands.get(key) ?? { run, packages: [] };
     command.packages.push(packageArgument(pkg, module));

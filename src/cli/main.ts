@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { HarnessError } from '../core/errors.js';
 import { EXAMPLES, EXIT_CODE_TABLE } from './help.js';
-import { parseCount, parseName, parseSeconds, resolveCwd, resolveExistingFile, resolveFiles, resolveOutputPath } from './options.js';
+import { parseCount, parseName, parseSeconds, parseSize, resolveCwd, resolveExistingFile, resolveFiles, resolveOutputPath } from './options.js';
 import type { RunReport } from '../core/report.js';
 import type { TestResult } from '../core/types.js';
 import { packageRoot } from './package-root.js';
@@ -18,6 +18,7 @@ interface RunOptions {
   failedOnly?: boolean;
   timeout: string;
   killGrace: string;
+  maxLog: string;
   json?: boolean;
   cwd?: string;
   runner?: string;
@@ -48,6 +49,7 @@ async function run(files: string[], options: RunOptions): Promise<void> {
     failedOnly: options.failedOnly === true,
     timeoutMs: parseSeconds('--timeout', options.timeout, { allowZero: false }),
     killGraceMs: parseSeconds('--kill-grace', options.killGrace, { allowZero: true }),
+    maxLogBytes: parseSize('--max-log', options.maxLog),
     runner: options.runner ?? null,
     minTests: parseCount('--min-tests', options.minTests),
     allowNoTests: options.allowNoTests === true,
@@ -107,6 +109,7 @@ function program(): Command {
     .option('--failed-only', "rerun exactly the previous run's failures")
     .option('--timeout <seconds>', 'kill the run after this long', '300')
     .option('--kill-grace <seconds>', 'after SIGTERM, wait this long before SIGKILL', '5')
+    .option('--max-log <size>', 'cap .run-tests/last-test.log: keep the first and last half, e.g. 64M, 512K; 0 for no cap', '64M')
     .option('--json', 'print the JSON report on stdout, and nothing else there')
     .option('--cwd <dir>', 'run as if started in this directory')
     .option('--runner <id>', 'use this runner instead of detecting one (rails, rspec, minitest, jest, vitest, mocha, node-test, go, cargo, pytest)')

@@ -36,6 +36,16 @@ export function parseCount(option: string, value: string): number {
   return Number(value);
 }
 
+const SIZE_UNITS: Record<string, number> = { '': 1, K: 1024, M: 1024 ** 2, G: 1024 ** 3 };
+
+/** `--max-log`: bytes, or K/M/G (binary units); `0` means no cap. */
+export function parseSize(option: string, value: string): number | null {
+  const match = /^(\d+)([KMG]?)$/i.exec(value.trim());
+  const bytes = match ? Number(match[1]) * (SIZE_UNITS[match[2]!.toUpperCase()] ?? 1) : NaN;
+  if (!Number.isSafeInteger(bytes)) throw usageError(`${option} must be a whole number of bytes, optionally with K, M or G (0 for no cap), got ${JSON.stringify(value)}`);
+  return bytes === 0 ? null : bytes;
+}
+
 export function resolveCwd(value: string | undefined): string {
   const cwd = path.resolve(value ?? process.cwd());
   if (!fs.statSync(cwd, { throwIfNoEntry: false })?.isDirectory()) throw usageError(`--cwd ${JSON.stringify(value)} is not a directory`);

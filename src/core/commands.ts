@@ -7,6 +7,8 @@ export interface CommandsOptions {
   readonly timeoutMs: number;
   readonly killGraceMs: number;
   readonly tee: NodeJS.WritableStream | null;
+  /** Each command's log output is capped on its own (see StartOptions.maxLogBytes). */
+  readonly maxLogBytes: number | null;
 }
 
 /** Runs the invocation's commands one after another within one timeout; the first
@@ -26,6 +28,7 @@ export async function runCommands(invocation: Invocation, options: CommandsOptio
       timeoutMs: Math.max(1, Math.round(deadline - performance.now())),
       killGraceMs: options.killGraceMs,
       tee: options.tee,
+      maxLogBytes: options.maxLogBytes,
     });
     const unsubscribe = interrupts.on((signal) => child.interrupt(signal));
     try {

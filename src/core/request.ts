@@ -18,6 +18,8 @@ export interface RunRequest {
   readonly failedOnly: boolean;
   readonly timeoutMs: number;
   readonly killGraceMs: number;
+  /** Cap on the log's size (--max-log), null for none. */
+  readonly maxLogBytes: number | null;
   readonly runner: string | null;
   readonly minTests: number;
   readonly allowNoTests: boolean;

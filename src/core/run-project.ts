@@ -104,6 +104,7 @@ async function execute(run: Execution, interrupts: Interrupts): Promise<ProjectR
       timeoutMs: request.timeoutMs,
       killGraceMs: request.killGraceMs,
       tee: request.tee,
+      maxLogBytes: request.maxLogBytes,
     }, interrupts);
   } catch (error) {
     follower.finish();

@@ -23,7 +23,7 @@ export function startProcess(options: StartOptions): RunningProcess {
   validateStartOptions(options);
   let log: RunLog;
   try {
-    log = RunLog.open(options.logPath, options.tee ?? null, options.appendLog === true);
+    log = RunLog.open(options.logPath, options.tee ?? null, options.appendLog === true, options.maxLogBytes ?? null);
   } catch (error) {
     const message = `cannot create log ${options.logPath}: ${(error as Error).message}`;
     return notStarted(new HarnessError('SPAWN_FAILED', message, { path: options.logPath }));

@@ -10,6 +10,9 @@ export interface StartOptions {
   readonly logPath: string;
   /** Append to the log instead of truncating it: a later command of the same run. */
   readonly appendLog?: boolean;
+  /** Cap on the bytes this command writes to the log (absent or null: no cap): the first
+   * half of the cap, a marker line, the last half. The tee and the output copy get everything. */
+  readonly maxLogBytes?: number | null;
   /** Also append the child's output, whole lines per stream, to this file (a report
    * that is the runner's own output, such as go test -json). */
   readonly outputCopy?: string | null;

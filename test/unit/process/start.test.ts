@@ -106,6 +106,8 @@ describe('startProcess: start failures', () => {
     ['timeoutMs', { timeoutMs: 0 }],
     ['killGraceMs', { killGraceMs: -1 }],
     ['timeoutMs', { timeoutMs: 2 ** 31 }],
+    ['maxLogBytes', { maxLogBytes: 0 }],
+    ['maxLogBytes', { maxLogBytes: 1.5 }],
   ])('throws a TypeError naming options.%s', (name, override) => {
     expect(() => startProcess(nodeScript('exit-with.js', [], override))).toThrow(new RegExp(`options\\.${name} must be`));
   });
