@@ -5,10 +5,12 @@ import { alternate, summarise } from '../lib/measure.js';
 import { peakRss } from '../lib/rss.js';
 import { median } from '../lib/stats.js';
 
-const SMALL_MB = 30;
+// Both above the default 64 MiB --max-log: the log keeps a bounded tail in memory once
+// output passes half the cap, so memory must be flat from there on, whatever the size.
+const SMALL_MB = 100;
 const LARGE_MB = 300;
 const MAX_SELF_MIB = 200;
-/** Ten times the output may cost a little more memory, never in proportion. */
+/** Three times the output may cost a little more memory, never in proportion. */
 const MAX_GROWTH = 1.25;
 
 function floodRun(megabytes) {
