@@ -2,25 +2,37 @@ import path from 'node:path';
 import { command } from '../lib/command.js';
 import { runTests } from '../lib/commands.js';
 import { timeFigure } from '../lib/figure.js';
-import { goSuite, jestSuite } from '../lib/fixtures.js';
+import { GO_WORK_BODY, goSuite, JEST_WORK_BODY, jestSuite } from '../lib/fixtures.js';
 import { compareTimes } from '../lib/measure.js';
 
 /** run-tests against the runner run by hand, for the Go and jest adapters: one figure
  * per suite, each the median of per-round ratios. */
 function cases() {
-  const go = goSuite(5, 200);
-  const jest = jestSuite(20, 25);
+  return [
+    ...goCases('5 packages, 1,000 tests', goSuite(5, 200)),
+    ...goCases('5 packages, 1,000 tests of ~1 ms work', goSuite(5, 200, GO_WORK_BODY)),
+    ...jestCases('20 files, 500 tests', jestSuite(20, 25)),
+    ...jestCases('20 files, 500 tests of ~1 ms work', jestSuite(20, 25, JEST_WORK_BODY)),
+  ];
+}
+
+function goCases(what, go) {
   return [
     {
       benchmark: 'go',
-      title: 'go overhead: 5 packages, 1,000 tests',
+      title: `go overhead: ${what}`,
       maxRatio: 1.15,
       ours: runTests(['--cwd', go], { cwd: go, label: 'run-tests', shown: 'node bin/run-tests.js --cwd <generated go module>', expectOutput: /\b1000 passed, 0 failed, 0 errors, 0 skipped\b/ }),
       theirs: command({ label: 'go test -json', argv: ['go', 'test', '-json', '-count=1', './...'], cwd: go, shown: 'go test -json -count=1 ./...', expectOutput: /"Action":"pass","Package":"example.com\/bench\/p4","Elapsed"/ }),
     },
+  ];
+}
+
+function jestCases(what, jest) {
+  return [
     {
       benchmark: 'jest',
-      title: 'jest overhead: 20 files, 500 tests',
+      title: `jest overhead: ${what}`,
       maxRatio: 1.1,
       ours: runTests(['--cwd', jest], { cwd: jest, label: 'run-tests', shown: 'node bin/run-tests.js --cwd <generated jest project>', expectOutput: /\b500 passed, 0 failed, 0 errors, 0 skipped\b/ }),
       theirs: command({ label: 'jest', argv: [path.join(jest, 'node_modules/.bin/jest')], cwd: jest, shown: 'node_modules/.bin/jest', expectOutput: null }),

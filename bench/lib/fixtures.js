@@ -85,28 +85,37 @@ end
 export const runTestsBin = path.join(repoRoot, 'bin/run-tests.js');
 export const resultsPath = path.join(repoRoot, 'bench/RESULTS.md');
 
-/** A stdlib-only Go module of `packages` packages with `perPackage` passing tests each. */
-export function goSuite(packages, perPackage) {
-  const dir = tempDir(`go-${packages * perPackage}`);
+/** A Go test body doing about 1 ms of real work (sorting), as real tests do. */
+export const GO_WORK_BODY = 'data := make([]int, 2000)\n\tfor k := range data {\n\t\tdata[k] = (k * 7919) % 1000\n\t}\n\tfor r := 0; r < 10; r++ {\n\t\tsort.Ints(data)\n\t\tsort.Sort(sort.Reverse(sort.IntSlice(data)))\n\t}\n\tif data[0] != 999 {\n\t\tt.Fatal("wrong")\n\t}';
+
+/** A stdlib-only Go module of `packages` packages with `perPackage` passing tests each
+ * (trivial ones, or each running `body`). */
+export function goSuite(packages, perPackage, body = null) {
+  const dir = tempDir(`go-${packages * perPackage}${body === null ? '' : '-working'}`);
   fs.writeFileSync(path.join(dir, 'go.mod'), 'module example.com/bench\n\ngo 1.19\n');
   for (let p = 0; p < packages; p += 1) {
-    const tests = Array.from({ length: perPackage }, (_, i) =>
-      `func Test${i}(t *testing.T) {\n\tif got := strings.Repeat("x", ${i % 7}); len(got) != ${i % 7} {\n\t\tt.Fatalf("got %q", got)\n\t}\n}\n`).join('\n');
+    const tests = Array.from({ length: perPackage }, (_, i) => (body === null
+      ? `func Test${i}(t *testing.T) {\n\tif got := strings.Repeat("x", ${i % 7}); len(got) != ${i % 7} {\n\t\tt.Fatalf("got %q", got)\n\t}\n}\n`
+      : `func Test${i}(t *testing.T) {\n\t${body}\n}\n`)).join('\n');
+    const imports = body === null ? '"strings"' : '"sort"';
     fs.mkdirSync(path.join(dir, `p${p}`));
-    fs.writeFileSync(path.join(dir, `p${p}`, `p${p}_test.go`), `package p${p}\n\nimport (\n\t"strings"\n\t"testing"\n)\n\n${tests}`);
+    fs.writeFileSync(path.join(dir, `p${p}`, `p${p}_test.go`), `package p${p}\n\nimport (\n\t${imports}\n\t"testing"\n)\n\n${tests}`);
   }
   return dir;
 }
 
-/** A jest project of `files` test files with `perFile` passing tests each, using the
- * jest installed for run-tests' own tests (node_modules linked in). */
-export function jestSuite(files, perFile) {
-  const dir = tempDir(`jest-${files * perFile}`);
+/** A jest test body doing about 1 ms of real work (sorting). */
+export const JEST_WORK_BODY = 'const data = Array.from({ length: 400 }, (_, k) => (k * 7919) % 1000);\n    for (let r = 0; r < 40; r += 1) data.sort((a, b) => (r % 2 ? a - b : b - a));\n    expect(Math.max(...data)).toBe(999);';
+
+/** A jest project of `files` test files with `perFile` passing tests each (trivial, or
+ * each running `body`), using the jest installed for run-tests' own tests. */
+export function jestSuite(files, perFile, body = null) {
+  const dir = tempDir(`jest-${files * perFile}${body === null ? '' : '-working'}`);
   fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'bench-jest', private: true, scripts: { test: 'jest' }, devDependencies: { jest: '*' } }, null, 2));
   fs.symlinkSync(path.join(repoRoot, 'node_modules'), path.join(dir, 'node_modules'));
   fs.mkdirSync(path.join(dir, 'test'));
   for (let f = 0; f < files; f += 1) {
-    const tests = Array.from({ length: perFile }, (_, i) => `  test('case ${i}', () => {\n    expect([${i}, 1].sort((a, b) => a - b)[0]).toBe(${Math.min(i, 1)});\n  });\n`).join('');
+    const tests = Array.from({ length: perFile }, (_, i) => `  test('case ${i}', () => {\n    ${body ?? `expect([${i}, 1].sort((a, b) => a - b)[0]).toBe(${Math.min(i, 1)});`}\n  });\n`).join('');
     fs.writeFileSync(path.join(dir, 'test', `file${f}.test.js`), `describe('file ${f}', () => {\n${tests}});\n`);
   }
   return dir;
