@@ -51,7 +51,8 @@ export function buildReport(run: Context & { invocation?: Invocation }, parts: P
     rerun: parts.rerun,
     artifact: parts.outcome ? run.artifacts.log : null,
     failures_file: parts.failuresFile,
-    next: parts.failed.length > 0 ? failedOnlyNext : null,
+    // Only a run that recorded its failures can be rerun by them.
+    next: parts.failed.length > 0 && parts.failuresFile !== null ? failedOnlyNext : null,
     warnings: parts.warnings,
     error: parts.error,
     projects: [],

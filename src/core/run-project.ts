@@ -154,7 +154,10 @@ async function finish(run: Execution, outcome: ProcessOutcome, follower: ReportF
   let status: RunStatus = verdict.status;
   // A rerun that lost some of its selection proves nothing about those tests.
   if (status === 'passed' && missing.length > 0) status = 'error';
-  if (tests.length > 0) {
+  // A --command's tests cannot be rerun by run-tests: they never replace the failures
+  // file the project's own runner wrote.
+  const keepsFailures = request.custom === null;
+  if (tests.length > 0 && keepsFailures) {
     const wholeTruth = report?.complete === true && run.rerun === null && run.files.length === 0 && request.name === null;
     await writeLastFailures(artifacts.lastFailures, {
       framework: run.detection.adapter.id,
@@ -170,7 +173,7 @@ async function finish(run: Execution, outcome: ProcessOutcome, follower: ReportF
     warnings,
     error: report === null ? read.error : null,
     rerun: run.rerun ? { selected: run.rerun.length, not_run: missing.map((t) => t.test_name) } : null,
-    failuresFile: artifacts.lastFailures,
+    failuresFile: keepsFailures ? artifacts.lastFailures : null,
   });
   await writeJsonAtomic(artifacts.lastReport, result);
   return { report: result, tests };

@@ -143,6 +143,9 @@ node('--command and --report', () => {
     expect(report.summary).toEqual({ run: 11, passed: 6, failures: 3, errors: 0, skips: 2 });
     expect(report.failed_tests.map((t) => t.test_name)).toEqual(['math > adds wrongly', 'math > explodes', 'with subtests > second fails']);
     expect(report.artifact).toBe(path.join(dir, '.run-tests/last-test.log'));
+    // Not rerunnable by run-tests, so the project's own failures file is left alone.
+    expect([report.failures_file, report.next]).toEqual([null, null]);
+    expect(await fs.pathExists(path.join(dir, '.run-tests/last-failures.json'))).toBe(false);
   });
 
   it('never reads a stale report: the file is removed before the run', async () => {
