@@ -42,6 +42,7 @@ async function run(files: string[], options: RunOptions): Promise<void> {
     ? null
     : (await import('./custom.js')).parseCustomCommand(options.command, options.report, cwd);
   const junitPath = options.junit === undefined ? null : resolveOutputPath(cwd, '--junit', options.junit);
+  let renderer: Promise<Renderer> | null = null;
   const request = {
     cwd,
     files: resolveFiles(cwd, files, options.file),
@@ -58,6 +59,12 @@ async function run(files: string[], options: RunOptions): Promise<void> {
     env: process.env,
     reportersDir,
     custom,
+    onRunnerStarted: () => {
+      if (renderer !== null) return;
+      // Loaded while the runner runs rather than after it; a failure surfaces where it is awaited.
+      renderer = loadRenderer(options.json === true);
+      renderer.catch(() => undefined);
+    },
   };
   if (request.failedOnly && request.name) throw new HarnessError('USAGE', '--failed-only reruns exact tests; it cannot be combined with --name');
   if (custom && options.name !== undefined) throw new HarnessError('USAGE', `--name ${JSON.stringify(options.name)} cannot select tests of a --command`);
@@ -67,7 +74,7 @@ async function run(files: string[], options: RunOptions): Promise<void> {
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => interrupts.raise(signal));
   const { report, tests } = await runTests(request, interrupts);
   if (junitPath !== null) await writeJunit(junitPath, report, tests);
-  exit(report.exit_code, await render(report, options.json === true));
+  exit(report.exit_code, (await (renderer ?? loadRenderer(options.json === true)))(report));
 }
 
 async function writeJunit(file: string, report: RunReport, tests: readonly TestResult[]): Promise<void> {
@@ -81,13 +88,16 @@ async function parse(file: string, options: { format?: string; json?: boolean; c
   const { importReport } = await import('./parse-command.js');
   const { report, tests } = await importReport(resolveExistingFile(cwd, file), options.format ?? null, cwd);
   if (junitPath !== null) await writeJunit(junitPath, report, tests);
-  exit(report.exit_code, await render(report, options.json === true));
+  exit(report.exit_code, (await loadRenderer(options.json === true))(report));
 }
 
-async function render(report: RunReport, json: boolean): Promise<string> {
-  if (json) return (await import('../render/json.js')).renderJson(report);
+type Renderer = (report: RunReport) => string;
+
+async function loadRenderer(json: boolean): Promise<Renderer> {
+  if (json) return (await import('../render/json.js')).renderJson;
   const [{ renderHuman }, { chalkFor }] = await Promise.all([import('../render/human.js'), import('../render/colors.js')]);
-  return renderHuman(report, chalkFor(process.env));
+  const chalk = chalkFor(process.env);
+  return (report) => renderHuman(report, chalk);
 }
 
 async function detect(options: { json?: boolean; cwd?: string; runner?: string }): Promise<void> {

@@ -31,6 +31,8 @@ export interface RunRequest {
   readonly reportersDir: string;
   /** --command/--report instead of a detected runner; it runs in cwd. */
   readonly custom: CustomCommand | null;
+  /** Called as each runner starts: work that can overlap the run (loading the renderer). */
+  readonly onRunnerStarted?: () => void;
 }
 
 /** Where Ctrl-C (or SIGTERM) reaches the run: the CLI raises it, the run forwards it. */

@@ -1,4 +1,4 @@
-import fs from 'node:fs/promises';
+import fs from 'node:fs';
 import type { Adapter, Invocation } from '../adapters/types.js';
 import { readProjectFacts } from '../detect/facts.js';
 import { detectRunner, type Detection } from '../detect/detect.js';
@@ -92,22 +92,26 @@ async function execute(run: Execution, interrupts: Interrupts): Promise<ProjectR
   if (missingTool !== undefined) {
     throw new HarnessError('RUNNER_MISSING', `${missingTool} not found on PATH (run from ${invocation.cwd}); ${run.detection.adapter.installHint}`, { command: missingTool });
   }
-  await ensureArtifactsDir(artifacts);
-  await Promise.all(invocation.reports.map((r) => fs.rm(r.path, { force: true })));
+  ensureArtifactsDir(artifacts);
+  // A stale report from an earlier run must never be read as this run's.
+  for (const report of invocation.reports) fs.rmSync(report.path, { force: true });
+  // The runner starts first: loading the parsers and following its reports overlap the run.
+  const running = runCommands(invocation, {
+    logPath: artifacts.log,
+    timeoutMs: request.timeoutMs,
+    killGraceMs: request.killGraceMs,
+    tee: request.tee,
+    maxLogBytes: request.maxLogBytes,
+  }, interrupts);
+  request.onRunnerStarted?.();
   const live = request.liveCount ? liveCount(request.liveCount) : null;
-  // Parsers are loaded and following before the runner starts writing.
-  const follower = await followReports(invocation.reports, run.root, live?.show ?? null);
+  const following = followReports(invocation.reports, run.root, live?.show ?? null);
+  following.catch(() => undefined); // awaited below, once the runner is done
   let outcome: ProcessOutcome;
   try {
-    outcome = await runCommands(invocation, {
-      logPath: artifacts.log,
-      timeoutMs: request.timeoutMs,
-      killGraceMs: request.killGraceMs,
-      tee: request.tee,
-      maxLogBytes: request.maxLogBytes,
-    }, interrupts);
+    outcome = await running;
   } catch (error) {
-    follower.finish();
+    (await following.catch(() => null))?.finish();
     if (error instanceof HarnessError && error.code === 'RUNNER_MISSING') {
       throw new HarnessError(error.code, `${error.message}; ${run.detection.adapter.installHint}`, error.detail);
     }
@@ -115,7 +119,7 @@ async function execute(run: Execution, interrupts: Interrupts): Promise<ProjectR
   } finally {
     live?.clear();
   }
-  return finish(run, outcome, follower);
+  return finish(run, outcome, await following);
 }
 
 /** `N tests finished…` on one terminal line, cleared when the run ends. */

@@ -225,6 +225,7 @@ class GoStream {
 
 /** The tests above `name` that ran: `TestA` and `TestA/b` for `TestA/b/c`. */
 function ancestors(pkg: PackageState, name: string): TestState[] {
+  if (!name.includes('/')) return [];
   const parts = name.split('/');
   return parts.slice(1).flatMap((_, i) => pkg.tests.get(parts.slice(0, i + 1).join('/')) ?? []);
 }

@@ -1,5 +1,6 @@
-import { createWriteStream, openSync, type WriteStream } from 'node:fs';
+import { openSync } from 'node:fs';
 import type { Readable } from 'node:stream';
+import { BatchedFile } from './batched-file.js';
 import { TailRing } from './tail-ring.js';
 
 const NEWLINE = 0x0a;
@@ -16,19 +17,17 @@ export class RunLog {
   private headRoom: number;
   private headLastByte = NEWLINE;
   private readonly tail: TailRing | null;
-  private writeError: Error | null = null;
-  /** Writers whose buffer is full, each with its 'drain' listener: the sources stay paused until none is left. */
-  private readonly blockers = new Map<NodeJS.WritableStream, () => void>();
+  /** Writers whose buffer is full, each with what stops waiting for its drain: the sources stay paused until none is left. */
+  private readonly blockers = new Map<object, () => void>();
   private readonly onTeeError = (): void => this.dropTee();
 
   private constructor(
-    private readonly stream: WriteStream,
+    private readonly file: BatchedFile,
     private tee: NodeJS.WritableStream | null,
     private readonly maxBytes: number | null,
   ) {
     this.headRoom = maxBytes === null ? Infinity : Math.floor(maxBytes / 2);
     this.tail = maxBytes === null ? null : new TailRing(maxBytes - this.headRoom);
-    stream.on('error', (error) => this.onWriteError(error));
     tee?.on('error', this.onTeeError);
   }
 
@@ -36,7 +35,7 @@ export class RunLog {
    * `maxBytes` caps what this log writes (null: no cap); an appended log is capped on its own. */
   static open(path: string, tee: NodeJS.WritableStream | null, append = false, maxBytes: number | null = null): RunLog {
     const fd = openSync(path, append ? 'a' : 'w');
-    return new RunLog(createWriteStream(path, { fd }), tee, maxBytes);
+    return new RunLog(BatchedFile.open(path, { fd }), tee, maxBytes);
   }
 
   /** Bytes read from the runner so far (markers excluded). */
@@ -51,7 +50,7 @@ export class RunLog {
       this.bytesRead += chunk.length;
       this.lastByte = chunk[chunk.length - 1] ?? this.lastByte;
       this.append(chunk);
-      if (this.tee !== null && !this.tee.write(chunk)) this.block(this.tee);
+      if (this.tee !== null && !this.tee.write(chunk)) this.blockOnTee(this.tee);
     });
     if (this.blockers.size > 0) source.pause();
   }
@@ -69,12 +68,7 @@ export class RunLog {
   close(): Promise<void> {
     this.dropTee();
     this.writeTail();
-    return new Promise((resolve, reject) => {
-      const settle = (): void => (this.writeError === null ? resolve() : reject(this.writeError));
-      if (this.stream.closed) return settle();
-      this.stream.once('close', settle);
-      this.stream.end();
-    });
+    return this.file.close();
   }
 
   private append(bytes: Buffer): void {
@@ -82,42 +76,42 @@ export class RunLog {
     if (head.length > 0) {
       this.headRoom -= head.length;
       this.headLastByte = head[head.length - 1]!;
-      if (this.writeError === null && !this.stream.write(head)) this.block(this.stream);
+      if (!this.file.write(head)) this.block(this.file, this.file.onDrain(() => this.unblock(this.file)));
     }
     if (head.length < bytes.length) this.tail?.push(bytes.subarray(head.length));
   }
 
   private writeTail(): void {
-    if (this.tail === null || this.writeError !== null) return;
+    if (this.tail === null || this.file.failed !== null) return;
     const dropped = this.tail.dropped;
     if (dropped > 0) {
       // The head may end mid-line; the marker always stands on a line of its own.
       const newline = this.headLastByte === NEWLINE ? '' : '\n';
-      this.stream.write(`${newline}run-tests: ${dropped} bytes of output dropped here (--max-log ${formatSize(this.maxBytes ?? 0)})\n`);
+      this.file.write(`${newline}run-tests: ${dropped} bytes of output dropped here (--max-log ${formatSize(this.maxBytes ?? 0)})\n`);
     }
-    for (const chunk of this.tail.chunks()) this.stream.write(chunk);
+    for (const chunk of this.tail.chunks()) this.file.write(chunk);
   }
 
-  private block(writer: NodeJS.WritableStream): void {
-    if (this.blockers.has(writer)) return;
-    const onDrain = (): void => this.unblock(writer);
-    this.blockers.set(writer, onDrain);
-    writer.once('drain', onDrain);
+  private blockOnTee(tee: NodeJS.WritableStream): void {
+    if (this.blockers.has(tee)) return;
+    const onDrain = (): void => this.unblock(tee);
+    tee.once('drain', onDrain);
+    this.block(tee, () => tee.removeListener('drain', onDrain));
+  }
+
+  /** Pauses the sources until `writer` drains; `stopWaiting` removes its drain listener. */
+  private block(writer: object, stopWaiting: () => void): void {
+    if (this.blockers.has(writer)) return stopWaiting();
+    this.blockers.set(writer, stopWaiting);
     for (const source of this.sources) source.pause();
   }
 
-  private unblock(writer: NodeJS.WritableStream): void {
-    const onDrain = this.blockers.get(writer);
-    if (onDrain === undefined) return;
-    writer.removeListener('drain', onDrain);
+  private unblock(writer: object): void {
+    const stopWaiting = this.blockers.get(writer);
+    if (stopWaiting === undefined) return;
+    stopWaiting();
     this.blockers.delete(writer);
     if (this.blockers.size === 0) for (const source of this.sources) source.resume();
-  }
-
-  private onWriteError(error: Error): void {
-    this.writeError ??= error;
-    // No drain will come; keep reading so the runner never blocks.
-    this.unblock(this.stream);
   }
 
   private dropTee(): void {

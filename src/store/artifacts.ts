@@ -1,4 +1,4 @@
-import fs from 'node:fs/promises';
+import fs from 'node:fs';
 import path from 'node:path';
 
 export const ARTIFACTS_DIR = '.run-tests';
@@ -25,11 +25,14 @@ export function artifactPaths(projectRoot: string): ArtifactPaths {
   };
 }
 
-/** Creates the directory with a `.gitignore` of `*`, so it never shows up in git status. */
-export async function ensureArtifactsDir(paths: ArtifactPaths): Promise<void> {
-  await fs.mkdir(paths.dir, { recursive: true });
-  // 'wx': create it once, and leave a .gitignore the user edited alone.
-  await fs.writeFile(path.join(paths.dir, '.gitignore'), '*\n', { flag: 'wx' }).catch((error: NodeJS.ErrnoException) => {
-    if (error.code !== 'EEXIST') throw error;
-  });
+/** Creates the directory with a `.gitignore` of `*`, so it never shows up in git status.
+ * Synchronous: it stands between the user and the runner's start. */
+export function ensureArtifactsDir(paths: ArtifactPaths): void {
+  fs.mkdirSync(paths.dir, { recursive: true });
+  try {
+    // 'wx': create it once, and leave a .gitignore the user edited alone.
+    fs.writeFileSync(path.join(paths.dir, '.gitignore'), '*\n', { flag: 'wx' });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
 }
