@@ -79,7 +79,7 @@ async function run(files: string[], options: RunOptions): Promise<void> {
 
 async function writeJunit(file: string, report: RunReport, tests: readonly TestResult[]): Promise<void> {
   const [{ renderJunit }, { writeFileAtomic }] = await Promise.all([import('../render/junit.js'), import('../store/atomic.js')]);
-  await writeFileAtomic(file, renderJunit(report, tests));
+  writeFileAtomic(file, renderJunit(report, tests));
 }
 
 async function parse(file: string, options: { format?: string; json?: boolean; cwd?: string; junit?: string }): Promise<void> {

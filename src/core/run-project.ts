@@ -38,7 +38,7 @@ export async function runProject(request: RunRequest, selection: ProjectSelectio
     detection = request.custom
       ? { adapter: (await import('../adapters/custom.js')).customAdapter(request.custom), reason: '--command given' }
       : detectRunner(facts, request.runner);
-    const previous = await previousFailures(request, detection.adapter, artifacts);
+    const previous = previousFailures(request, detection.adapter, artifacts);
     const rerun = request.failedOnly ? selectRerun(previous ?? [], selection.files) : null;
     if (rerun !== null && rerun.length === 0) return { report: nothingToRerun({ ...base, detection }), tests: [] };
     const invocation = detection.adapter.plan({
@@ -67,8 +67,8 @@ interface Execution extends Context {
   readonly previous: readonly FailedTestRecord[];
 }
 
-async function previousFailures(request: RunRequest, adapter: Adapter, artifacts: ArtifactPaths): Promise<FailedTestRecord[] | null> {
-  const last = await readLastFailures(artifacts.lastFailures);
+function previousFailures(request: RunRequest, adapter: Adapter, artifacts: ArtifactPaths): FailedTestRecord[] | null {
+  const last = readLastFailures(artifacts.lastFailures);
   if (last === null) {
     if (!request.failedOnly) return null;
     throw new HarnessError('FAILURES_MISSING', `--failed-only needs ${artifacts.lastFailures}, which does not exist: run the suite once first`, { path: artifacts.lastFailures });
@@ -163,7 +163,7 @@ async function finish(run: Execution, outcome: ProcessOutcome, follower: ReportF
   const keepsFailures = request.custom === null;
   if (tests.length > 0 && keepsFailures) {
     const wholeTruth = report?.complete === true && run.rerun === null && run.files.length === 0 && request.name === null;
-    await writeLastFailures(artifacts.lastFailures, {
+    writeLastFailures(artifacts.lastFailures, {
       framework: run.detection.adapter.id,
       project_root: run.root,
       failed_tests: nextFailures(run.previous, tests, wholeTruth, extra),
@@ -179,6 +179,6 @@ async function finish(run: Execution, outcome: ProcessOutcome, follower: ReportF
     rerun: run.rerun ? { selected: run.rerun.length, not_run: missing.map((t) => t.test_name) } : null,
     failuresFile: keepsFailures ? artifacts.lastFailures : null,
   });
-  await writeJsonAtomic(artifacts.lastReport, result);
+  writeJsonAtomic(artifacts.lastReport, result);
   return { report: result, tests };
 }

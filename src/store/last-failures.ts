@@ -1,4 +1,4 @@
-import fs from 'node:fs/promises';
+import fs from 'node:fs';
 import { HarnessError } from '../core/errors.js';
 import type { FailedTestRecord } from '../core/types.js';
 import { writeJsonAtomic } from './atomic.js';
@@ -15,10 +15,10 @@ export interface LastFailures {
 
 /** Reads last-failures.json. A missing file is `null` (no previous run); a file that
  * cannot be read as this version is a STORE_CORRUPT error, never an empty list. */
-export async function readLastFailures(file: string): Promise<LastFailures | null> {
+export function readLastFailures(file: string): LastFailures | null {
   let text: string;
   try {
-    text = await fs.readFile(file, 'utf8');
+    text = fs.readFileSync(file, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw error;
@@ -38,7 +38,7 @@ export async function readLastFailures(file: string): Promise<LastFailures | nul
   return data as unknown as LastFailures;
 }
 
-export function writeLastFailures(file: string, value: Omit<LastFailures, 'version' | 'created_at'>): Promise<void> {
+export function writeLastFailures(file: string, value: Omit<LastFailures, 'version' | 'created_at'>): void {
   return writeJsonAtomic(file, { version: LAST_FAILURES_VERSION, created_at: new Date().toISOString(), ...value });
 }
 

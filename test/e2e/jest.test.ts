@@ -62,6 +62,21 @@ describe('jest through its programmatic API', () => {
     expect(report.failed_tests.map((t) => t.test_name)).not.toContain('load error: test/broken.test.js');
   });
 
+  it('gives a failure whose stack has no frame in its test file a null line, never a guessed one', async () => {
+    const dir = await jestFixture('jest-mixed');
+    // The error is made in node's internals, when the spawn fails: no frame of the test.
+    const source = "const { spawn } = require('node:child_process');\n\ntest('starts a missing program', async () => {\n  await new Promise((resolve, reject) => spawn('/no/such/program').on('error', reject).on('exit', resolve));\n});\n";
+    await fs.writeFile(path.join(dir, 'test/spawn-error.test.js'), source);
+    const { report } = await runJson(['--cwd', dir, 'test/spawn-error.test.js']);
+    expect([report.status, report.summary]).toEqual(['failed', { run: 1, passed: 0, failures: 0, errors: 1, skips: 0 }]);
+    expect(report.failed_tests).toEqual([expect.objectContaining({
+      test_name: 'starts a missing program',
+      file: 'test/spawn-error.test.js',
+      line: null,
+      message: 'Error: spawn /no/such/program ENOENT',
+    })]);
+  });
+
   it('filters by --name as a plain substring or a /regex/, with files', async () => {
     const dir = await jestFixture('jest-mixed');
     const plain = await runJson(['--cwd', dir, '--name', 'handles [brackets] and (parens)', 'test/math.test.js', 'test/second.test.js']);

@@ -1,0 +1,50 @@
+import { afterAll, describe, expect, it } from '@jest/globals';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { writeFileAtomic } from '../../../src/store/atomic.js';
+import { LAST_FAILURES_VERSION, readLastFailures, writeLastFailures } from '../../../src/store/last-failures.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'run-tests-store-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const record = { id: 'test/a_test.rb ATest#test_x', test_name: 'ATest#test_x', file: 'test/a_test.rb' };
+
+describe('last-failures.json', () => {
+  it('round-trips what was written, with its version and time', () => {
+    const file = join(dir, 'round-trip.json');
+    writeLastFailures(file, { framework: 'minitest', project_root: dir, failed_tests: [record] });
+    const read = readLastFailures(file);
+    expect(read).toMatchObject({ version: LAST_FAILURES_VERSION, framework: 'minitest', project_root: dir, failed_tests: [record] });
+    expect(Number.isNaN(Date.parse(read?.created_at ?? ''))).toBe(false);
+  });
+
+  it('reads a missing file as no previous run', () => {
+    expect(readLastFailures(join(dir, 'missing.json'))).toBeNull();
+  });
+
+  it.each([
+    ['not JSON', '{"version": 1,', /not valid JSON/],
+    ['another version', JSON.stringify({ version: 99, framework: 'go', failed_tests: [] }), /version 99, expected 1/],
+    ['a malformed entry', JSON.stringify({ version: 1, framework: 'go', failed_tests: [{ id: 3 }] }), /malformed/],
+  ])('refuses %s with STORE_CORRUPT naming the file', (_, text, why) => {
+    const file = join(dir, 'corrupt.json');
+    writeFileSync(file, text);
+    expect(() => readLastFailures(file)).toThrow(expect.objectContaining({ code: 'STORE_CORRUPT', message: expect.stringMatching(why) }));
+  });
+});
+
+describe('writeFileAtomic', () => {
+  it('replaces the file whole and leaves no temp file behind', () => {
+    const sub = mkdtempSync(join(dir, 'atomic-'));
+    const file = join(sub, 'report.json');
+    writeFileAtomic(file, 'old\n');
+    writeFileAtomic(file, 'new\n');
+    expect(readFileSync(file, 'utf8')).toBe('new\n');
+    expect(readdirSync(sub)).toEqual(['report.json']);
+  });
+
+  it('throws when the directory is missing, and leaves nothing', () => {
+    expect(() => writeFileAtomic(join(dir, 'no-such-dir', 'x.json'), '{}')).toThrow(/ENOENT/);
+  });
+});
