@@ -9,6 +9,8 @@ type Json = Record<string, unknown>;
 
 interface Accumulator {
   readonly tests: Map<string, TestResult>;
+  /** Project-relative paths by the reporter's absolute ones. */
+  readonly files: Map<string, string>;
   readonly warnings: string[];
   readonly startPids: Set<unknown>;
   readonly endPids: Set<unknown>;
@@ -22,7 +24,7 @@ const STATUSES: ReadonlySet<string> = new Set<TestStatus>(['passed', 'failed', '
 
 export const createMinitestParser: ParserFactory = (ctx) => {
   const acc: Accumulator = {
-    tests: new Map(), warnings: [], startPids: new Set(), endPids: new Set(),
+    tests: new Map(), files: new Map(), warnings: [], startPids: new Set(), endPids: new Set(),
     ends: 0, crashes: 0, endCount: 0, testLines: 0,
   };
   return lineParser({
@@ -58,7 +60,7 @@ function handleRecord(record: Json, lineNo: number, ctx: ParseContext, acc: Accu
       acc.endCount += typeof record['count'] === 'number' ? record['count'] : 0;
       return;
     case 'test': {
-      const test = testResult(record, ctx);
+      const test = testResult(record, ctx, acc.files);
       if (typeof test === 'string') {
         acc.warnings.push(`line ${lineNo}: ${test}, ignored`);
         return;
@@ -78,7 +80,7 @@ function handleRecord(record: Json, lineNo: number, ctx: ParseContext, acc: Accu
   }
 }
 
-function testResult(r: Json, ctx: ParseContext): TestResult | string {
+function testResult(r: Json, ctx: ParseContext, files: Map<string, string>): TestResult | string {
   const klass = str(r['class']);
   const name = str(r['name']);
   const status = str(r['status']);
@@ -86,25 +88,32 @@ function testResult(r: Json, ctx: ParseContext): TestResult | string {
   if (status === null || !STATUSES.has(status)) return `test line with unknown status ${JSON.stringify(r['status'])}`;
   const id = `${klass}#${name}`;
   const absFile = str(r['file']);
-  const file = absFile === null ? null : relativeFile(absFile, ctx.root);
+  const file = absFile === null ? null : projectFile(absFile, ctx, files);
   const defLine = int(r['line']);
-  const time = typeof r['time'] === 'number' ? r['time'] : null;
-  const base = {
-    id, name: id, file, line: defLine,
-    ...(time === null ? {} : { durationMs: Math.round(time * 1e6) / 1e3 }),
-  };
+  // Built whole, without spreads: this runs once per test, 10,000 times on a large suite.
+  const result = resultOf(r, status as TestStatus, id, file, absFile, defLine);
+  if (typeof r['time'] === 'number') (result as { durationMs?: number }).durationMs = Math.round(r['time'] * 1e6) / 1e3;
+  return result;
+}
+
+function resultOf(r: Json, status: TestStatus, id: string, file: string | null, absFile: string | null, defLine: number | null): TestResult {
   const exception = str(r['exception']);
   const message = str(r['message']);
   if (status === 'failed' || status === 'error') {
     const failLine = absFile !== null && str(r['failure_file']) === absFile ? int(r['failure_line']) : null;
     // An assertion's class adds nothing; an unexpected exception's class is the news.
     const shown = status === 'failed' && message !== null && message !== '' ? null : exception;
-    return { ...base, line: failLine ?? defLine, status, message: failureMessage(shown, message) };
+    return { id, name: id, file, line: failLine ?? defLine, status, message: failureMessage(shown, message) };
   }
-  if (status === 'skipped') {
-    return message === null ? { ...base, status } : { ...base, status, message: boundMessage(message) };
-  }
-  return { ...base, status: 'passed' };
+  if (status === 'skipped' && message !== null) return { id, name: id, file, line: defLine, status, message: boundMessage(message) };
+  return { id, name: id, file, line: defLine, status };
+}
+
+/** relativeFile, once per file of the suite rather than once per test. */
+function projectFile(absFile: string, ctx: ParseContext, files: Map<string, string>): string {
+  let file = files.get(absFile);
+  if (file === undefined) files.set(absFile, (file = relativeFile(absFile, ctx.root)));
+  return file;
 }
 
 /** A process that died before Minitest reported (e.g. a test file raising at load). */

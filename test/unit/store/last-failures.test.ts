@@ -8,7 +8,7 @@ import { LAST_FAILURES_VERSION, readLastFailures, writeLastFailures } from '../.
 const dir = mkdtempSync(join(tmpdir(), 'run-tests-store-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const record = { id: 'test/a_test.rb ATest#test_x', test_name: 'ATest#test_x', file: 'test/a_test.rb' };
+const record = { id: 'ATest#test_x', test_name: 'ATest#test_x', file: 'test/a_test.rb', line: 3, status: 'failed' as const, message: 'Expected: 1\n  Actual: 2' };
 
 describe('last-failures.json', () => {
   it('round-trips what was written, with its version and time', () => {
