@@ -15,6 +15,8 @@ module RunTestsMinitest
       @io.sync = true
       @write_lock = Mutex.new
       @pending = +""
+      # One generator state for every line, rather than one per JSON.generate call.
+      @json = JSON::State.new
       @flushed_at = now
       @expanded = Hash.new { |cache, file| cache[file] = File.expand_path(file) }
       at_exit { flush }
@@ -46,9 +48,8 @@ module RunTestsMinitest
     private
 
     def emit(hash)
-      line = "#{JSON.generate(hash)}\n"
       @write_lock.synchronize do
-        @pending << line
+        @pending << @json.generate(hash) << "\n"
         write_pending if now - @flushed_at >= FLUSH_SECONDS
       end
     end
@@ -69,18 +70,20 @@ module RunTestsMinitest
       Process.clock_gettime(Process::CLOCK_MONOTONIC)
     end
 
+    # A passing test's line has no failure keys (the parser reads them as null): this
+    # runs once per test, and large suites have tens of thousands.
     def test_line(result)
       file, line = definition(result)
+      hash = { "type" => "test", "class" => class_name(result), "name" => result.name.to_s,
+               "status" => status(result), "time" => result.time.to_f.round(6), "file" => file, "line" => line }
       failure = main_failure(result)
+      return hash if failure.nil?
+
       error = failure.respond_to?(:error) ? failure.error : failure
-      ffile, fline = failure && failure_frame(error, file)
-      exception, message = failure && describe(error)
-      {
-        "type" => "test", "class" => class_name(result), "name" => result.name.to_s,
-        "status" => status(result), "time" => result.time.to_f.round(6),
-        "file" => file, "line" => line, "failure_file" => ffile, "failure_line" => fline,
-        "exception" => exception, "message" => RunTestsMinitest.bounded(message)
-      }
+      ffile, fline = failure_frame(error, file)
+      exception, message = describe(error)
+      hash.merge!("failure_file" => ffile, "failure_line" => fline, "exception" => exception,
+                  "message" => RunTestsMinitest.bounded(message))
     end
 
     def class_name(result)
