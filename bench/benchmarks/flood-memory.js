@@ -18,7 +18,7 @@ function floodRun(megabytes) {
   return runTests(['--cwd', cwd], {
     cwd,
     label: `run-tests, ${megabytes} MB on stdout`,
-    shown: `node bin/run-tests.js --cwd <project printing ${megabytes} MB>`,
+    shown: `bin/run-tests.js --cwd <project printing ${megabytes} MB>`,
     expectOutput: /\b1 passed, 0 failed, 0 errors, 0 skipped\b/,
   });
 }

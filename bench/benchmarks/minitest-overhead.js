@@ -39,7 +39,7 @@ function suites() {
 /** Times run-tests (A), rake by hand (B) and, to split A/B into its Ruby and its node
  * parts, the rake command run-tests plans, reporter included (C). */
 async function measureSuite(suite, { runs, log }) {
-  const ours = runTests(['--cwd', suite.cwd], { cwd: suite.cwd, label: 'run-tests', shown: `node bin/run-tests.js --cwd ${suite.where}`, ...suite.ours });
+  const ours = runTests(['--cwd', suite.cwd], { cwd: suite.cwd, label: 'run-tests', shown: `bin/run-tests.js --cwd ${suite.where}`, ...suite.ours });
   const theirs = handRake(suite.cwd, suite.theirs);
   const planned = await plannedRunner(suite.cwd, { label: 'rake with reporter', ...suite.theirs });
   log(`minitest overhead: ${suite.title} (run-tests vs rake by hand vs rake with the reporter)`);

@@ -26,7 +26,7 @@ async function floodFigures({ runs, log }) {
   const cmd = runTests(['--cwd', cwd], {
     cwd,
     label: `run-tests, ${FLOOD_MIB} MiB on stdout`,
-    shown: `node bin/run-tests.js --cwd <project printing ${FLOOD_MIB} MiB>`,
+    shown: `bin/run-tests.js --cwd <project printing ${FLOOD_MIB} MiB>`,
     expectOutput: /\b1 passed, 0 failed, 0 errors, 0 skipped\b/,
   });
   const logFile = path.join(cwd, '.run-tests/last-test.log');
@@ -69,7 +69,7 @@ async function treeKillMs() {
   const logFile = path.join(cwd, '.run-tests/last-test.log');
   const cmd = runTests(
     ['--cwd', cwd, '--command', `sh ${TREE_SCRIPT} 0 ${TREE} ${pidFile}`, '--report', 'tap:-', '--timeout', '1', '--kill-grace', String(GRACE_S)],
-    { cwd, label: `run-tests --timeout 1 --kill-grace ${GRACE_S}`, shown: `node bin/run-tests.js --command 'sh tree.sh …' --timeout 1 --kill-grace ${GRACE_S}`, expectCode: 124 },
+    { cwd, label: `run-tests --timeout 1 --kill-grace ${GRACE_S}`, shown: `bin/run-tests.js --command 'sh tree.sh …' --timeout 1 --kill-grace ${GRACE_S}`, expectCode: 124 },
   );
   const run = runOnce(cmd);
   const timedOutAt = await poll(() => readText(logFile).includes('run-tests: timed out after 1s'), 'the timeout note');

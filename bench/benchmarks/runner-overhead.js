@@ -9,20 +9,22 @@ import { compareTimes } from '../lib/measure.js';
  * per suite, each the median of per-round ratios. */
 function cases() {
   return [
-    ...goCases('5 packages, 1,000 tests', goSuite(5, 200)),
-    ...goCases('5 packages, 1,000 tests of ~1 ms work', goSuite(5, 200, GO_WORK_BODY)),
+    ...goCases('5 packages, 1,000 tests', goSuite(5, 200), 1000),
+    // The same module ten times larger: the ratio must hold as a suite grows.
+    ...goCases('5 packages, 10,000 tests', goSuite(5, 2000), 10000),
+    ...goCases('5 packages, 1,000 tests of ~1 ms work', goSuite(5, 200, GO_WORK_BODY), 1000),
     ...jestCases('20 files, 500 tests', jestSuite(20, 25)),
     ...jestCases('20 files, 500 tests of ~1 ms work', jestSuite(20, 25, JEST_WORK_BODY)),
   ];
 }
 
-function goCases(what, go) {
+function goCases(what, go, tests) {
   return [
     {
       benchmark: 'go',
       title: `go overhead: ${what}`,
       maxRatio: 1.15,
-      ours: runTests(['--cwd', go], { cwd: go, label: 'run-tests', shown: 'node bin/run-tests.js --cwd <generated go module>', expectOutput: /\b1000 passed, 0 failed, 0 errors, 0 skipped\b/ }),
+      ours: runTests(['--cwd', go], { cwd: go, label: 'run-tests', shown: 'bin/run-tests.js --cwd <generated go module>', expectOutput: new RegExp(`\\b${tests} passed, 0 failed, 0 errors, 0 skipped\\b`) }),
       theirs: command({ label: 'go test -json', argv: ['go', 'test', '-json', '-count=1', './...'], cwd: go, shown: 'go test -json -count=1 ./...', expectOutput: /"Action":"pass","Package":"example.com\/bench\/p4","Elapsed"/ }),
     },
   ];
@@ -34,7 +36,7 @@ function jestCases(what, jest) {
       benchmark: 'jest',
       title: `jest overhead: ${what}`,
       maxRatio: 1.1,
-      ours: runTests(['--cwd', jest], { cwd: jest, label: 'run-tests', shown: 'node bin/run-tests.js --cwd <generated jest project>', expectOutput: /\b500 passed, 0 failed, 0 errors, 0 skipped\b/ }),
+      ours: runTests(['--cwd', jest], { cwd: jest, label: 'run-tests', shown: 'bin/run-tests.js --cwd <generated jest project>', expectOutput: /\b500 passed, 0 failed, 0 errors, 0 skipped\b/ }),
       theirs: command({ label: 'jest', argv: [path.join(jest, 'node_modules/.bin/jest')], cwd: jest, shown: 'node_modules/.bin/jest', expectOutput: null }),
     },
   ];

@@ -1,13 +1,15 @@
 import { command, handRunEnv } from './command.js';
 import { runTestsBin } from './fixtures.js';
 
-/** `node bin/run-tests.js <args>`, run in `cwd`, with this process's environment. */
-export function runTests(args, { cwd, label, shown, expectCode = 0, expectOutput = null }) {
+/** `run-tests <args>` as a user's shell starts it: bin/run-tests.js as a program (its sh
+ * lines start node without NODE_EXTRA_CA_CERTS), in `cwd`, with this process's
+ * environment. `throughNode`: `node bin/run-tests.js`, which skips those lines. */
+export function runTests(args, { cwd, label, shown, throughNode = false, expectCode = 0, expectOutput = null }) {
   return command({
     label,
-    argv: [process.execPath, runTestsBin, ...args],
+    argv: throughNode ? [process.execPath, runTestsBin, ...args] : [runTestsBin, ...args],
     cwd,
-    shown: shown ?? `node bin/run-tests.js ${args.join(' ')}`,
+    shown: shown ?? `${throughNode ? 'node ' : ''}bin/run-tests.js ${args.join(' ')}`,
     expectCode,
     expectOutput,
   });

@@ -36,7 +36,8 @@ export function timeByOwner(profile) {
 export async function profileCommand(cmd, runs = 5) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'run-tests-bench-prof-'));
   try {
-    const [node, ...rest] = cmd.argv;
+    // A program (bin/run-tests.js) is profiled through node, which skips its sh lines.
+    const [node, ...rest] = cmd.argv[0] === process.execPath ? cmd.argv : [process.execPath, ...cmd.argv];
     for (let i = 0; i < runs; i += 1) {
       verify(cmd, await runOnce({ ...cmd, argv: [node, '--cpu-prof', '--cpu-prof-dir', dir, ...rest] }));
     }

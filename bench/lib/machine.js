@@ -17,6 +17,8 @@ export function describeMachine() {
     memory: `${(os.totalmem() / 1024 ** 3).toFixed(1)} GiB`,
     os: `${os.type()} ${os.release()} (${os.arch()})`,
     node: process.version,
+    // Set, node reads that CA bundle before running any code: part of every `node` baseline.
+    NODE_EXTRA_CA_CERTS: process.env.NODE_EXTRA_CA_CERTS ? 'set (node reads it at start; bin/run-tests.js starts its own node without it)' : 'not set',
     ruby: firstLine(['ruby', '--version']),
     bundler: firstLine(['bundle', '--version']),
   };

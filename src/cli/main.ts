@@ -7,6 +7,9 @@ import { parseCount, parseName, parseSeconds, parseSize, resolveCwd, resolveExis
 import type { RunReport } from '../core/report.js';
 import type { TestResult } from '../core/types.js';
 import { packageRoot } from './package-root.js';
+import { restoreHiddenEnv } from './environment.js';
+
+restoreHiddenEnv(process.env);
 
 const root = packageRoot();
 const reportersDir = path.join(root, 'reporters');

@@ -23,10 +23,12 @@ export interface CliResult {
   readonly stderr: string;
 }
 
-/** Runs the built CLI with a clean environment for Ruby (no BUNDLE_* leaking in from the caller). */
-export function runCli(args: readonly string[], options: { env?: NodeJS.ProcessEnv; onSpawn?: (pid: number) => void } = {}): Promise<CliResult> {
+/** Runs the built CLI with a clean environment for Ruby (no BUNDLE_* leaking in from the caller);
+ * `asProgram` runs bin/run-tests.js itself, as a user's shell does, rather than `node bin/run-tests.js`. */
+export function runCli(args: readonly string[], options: { env?: NodeJS.ProcessEnv; onSpawn?: (pid: number) => void; asProgram?: boolean } = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
+    const [file, ...argv] = options.asProgram === true ? [BIN, ...args] : [process.execPath, BIN, ...args];
+    const child = spawn(file ?? BIN, argv, {
       env: { ...process.env, FORCE_COLOR: '0', ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
