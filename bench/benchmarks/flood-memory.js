@@ -18,7 +18,9 @@ function floodRun(megabytes) {
   return runTests(['--cwd', cwd], {
     cwd,
     label: `run-tests, ${megabytes} MB on stdout`,
-    shown: `bin/run-tests.js --cwd <project printing ${megabytes} MB>`,
+    // Through node: peakRss preloads its RSS hook with node --import.
+    throughNode: true,
+    shown: `node bin/run-tests.js --cwd <project printing ${megabytes} MB>`,
     expectOutput: /\b1 passed, 0 failed, 0 errors, 0 skipped\b/,
   });
 }

@@ -26,7 +26,9 @@ async function floodFigures({ runs, log }) {
   const cmd = runTests(['--cwd', cwd], {
     cwd,
     label: `run-tests, ${FLOOD_MIB} MiB on stdout`,
-    shown: `bin/run-tests.js --cwd <project printing ${FLOOD_MIB} MiB>`,
+    // Through node: peakRss preloads its RSS hook with node --import.
+    throughNode: true,
+    shown: `node bin/run-tests.js --cwd <project printing ${FLOOD_MIB} MiB>`,
     expectOutput: /\b1 passed, 0 failed, 0 errors, 0 skipped\b/,
   });
   const logFile = path.join(cwd, '.run-tests/last-test.log');

@@ -9,7 +9,7 @@ const hook = fileURLToPath(new URL('./self-rss-hook.js', import.meta.url));
 const MIB = 1024 * 1024;
 
 /**
- * Runs a node command (argv[0] is node) under `/usr/bin/time -v` and reports, in MiB:
+ * Runs a node command (argv[0] is node, not a program such as bin/run-tests.js) under `/usr/bin/time -v` and reports, in MiB:
  * - `self`: the node process's own peak RSS (getrusage in the process, via a preload);
  * - `largest`: /usr/bin/time's maximum RSS, the largest single process in the tree;
  * - `treeSum`: the highest sampled sum of RSS over the whole tree at one moment.
@@ -20,6 +20,7 @@ export async function peakRss(cmd) {
     const timeFile = path.join(scratch, 'time.txt');
     const selfFile = path.join(scratch, 'self.txt');
     const [node, ...rest] = cmd.argv;
+    if (node !== process.execPath) throw new Error(`peakRss needs a command started with node, not ${node}`);
     const argv = ['/usr/bin/time', '-v', '-o', timeFile, node, '--import', hook, ...rest];
     const env = { ...cmd.env, RUN_TESTS_BENCH_SELF_RSS: selfFile };
     // The sampler watches the descendants of /usr/bin/time: node and its runner.
