@@ -11,21 +11,16 @@
 # <case>.expected.json beside .jsonl files.)
 set -euo pipefail
 
-repo="$(cd "$(dirname "$0")/../.." && pwd)"
-projects="$repo/test/fixtures/projects"
-out="$repo/test/fixtures/outputs/cargo"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-mkdir -p "$out"
+# shellcheck source=lib.sh
+source "$(dirname "$0")/lib.sh" cargo
 export CARGO_TARGET_DIR="$work/target" RUSTC_BOOTSTRAP=run_tests_libtest_json CARGO_TERM_COLOR=never
 unset RUST_BACKTRACE
 
 # record <case> <project> <dir inside it> [cargo test arguments...] -- [libtest arguments...]
 record() {
   local name="$1" project="$2" sub="$3"; shift 3
-  local root="$work/$name"
-  cp -R "$projects/$project" "$root"
-  root="$(cd "$root" && pwd -P)"
+  local root
+  root="$(fresh_copy "$project" "$name")"
   echo "== $name: (cd $project/$sub && cargo test $*)" >&2
   (
     cd "$root/$sub"

@@ -13,14 +13,10 @@
 # Go 1.23 cases are skipped when that binary is missing.
 set -euo pipefail
 
-repo="$(cd "$(dirname "$0")/../.." && pwd)"
-projects="$repo/test/fixtures/projects"
-out="$repo/test/fixtures/outputs/go"
+# shellcheck source=lib.sh
+source "$(dirname "$0")/lib.sh" go
 go119="${GO119:-$(command -v go)}"
 go123="${GO123:-/usr/lib/go-1.23/bin/go}"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-mkdir -p "$out"
 
 # No network, no toolchain switching, a cache of our own (-count=1 bypasses results anyway).
 export GOPROXY=off GOTOOLCHAIN=local GOFLAGS= GOCACHE="$work/gocache"
@@ -28,9 +24,8 @@ export GOPROXY=off GOTOOLCHAIN=local GOFLAGS= GOCACHE="$work/gocache"
 # record <case> <project> <go binary> [go test arguments...]
 record() {
   local name="$1" project="$2" gobin="$3"; shift 3
-  local root="$work/$name"
-  cp -R "$projects/$project" "$root"
-  root="$(cd "$root" && pwd -P)"
+  local root
+  root="$(fresh_copy "$project" "$name")"
   local module
   module="$(sed -n 's/^module[[:space:]]*//p' "$root/go.mod")"
   echo "== $name: (cd $project && $("$gobin" version | cut -d' ' -f3) test -json -count=1 $*)" >&2

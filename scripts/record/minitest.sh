@@ -5,12 +5,8 @@
 # check each changed value against the fixture sources by eye and update them.
 set -euo pipefail
 
-repo="$(cd "$(dirname "$0")/../.." && pwd)"
-projects="$repo/test/fixtures/projects"
-out="$repo/test/fixtures/outputs/minitest"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-mkdir -p "$out"
+# shellcheck source=lib.sh
+source "$(dirname "$0")/lib.sh" minitest
 
 # Bundler settings of the calling shell must not leak into the recorded runs.
 for var in $(env | grep -oE '^(BUNDLE|BUNDLER)_[A-Za-z0-9_]*' || true); do unset "$var"; done
@@ -21,9 +17,8 @@ record() {
   local vars=()
   while [ "$1" != "--" ]; do vars+=("$1"); shift; done
   shift
-  local root="$work/$name"
-  cp -R "$projects/$project" "$root"
-  root="$(cd "$root" && pwd -P)"
+  local root
+  root="$(fresh_copy "$project" "$name")"
   local report="$work/$name.report.jsonl"
   echo "== $name: (cd $project && $*)" >&2
   (

@@ -6,20 +6,15 @@
 # value against the fixture sources by eye and update them.
 set -euo pipefail
 
-repo="$(cd "$(dirname "$0")/../.." && pwd)"
-projects="$repo/test/fixtures/projects"
-out="$repo/test/fixtures/outputs/mocha"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-mkdir -p "$out"
+# shellcheck source=lib.sh
+source "$(dirname "$0")/lib.sh" mocha
 
 # record <case> <project> [launcher arguments after --report ...]
 record() {
   local name="$1" project="$2"; shift 2
-  local root="$work/$name"
-  cp -R "$projects/$project" "$root"
+  local root
+  root="$(fresh_copy "$project" "$name")"
   ln -s "$repo/node_modules" "$root/node_modules"
-  root="$(cd "$root" && pwd -P)"
   local report="$work/$name.report.jsonl"
   local script_args
   script_args="$(node -e 'const t=require(process.argv[1]).scripts.test.split(" ").slice(1); console.log(t.join("\n"))' "$root/package.json")"

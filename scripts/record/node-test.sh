@@ -6,19 +6,14 @@
 # changed value against the fixture sources by eye and update them.
 set -euo pipefail
 
-repo="$(cd "$(dirname "$0")/../.." && pwd)"
-projects="$repo/test/fixtures/projects"
-out="$repo/test/fixtures/outputs/node-test"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-mkdir -p "$out"
+# shellcheck source=lib.sh
+source "$(dirname "$0")/lib.sh" node-test
 
 # record <case> <project> [node --test arguments ...]
 record() {
   local name="$1" project="$2"; shift 2
-  local root="$work/$name"
-  cp -R "$projects/$project" "$root"
-  root="$(cd "$root" && pwd -P)"
+  local root
+  root="$(fresh_copy "$project" "$name")"
   local report="$work/$name.report.jsonl"
   echo "== $name: $project $*" >&2
   (

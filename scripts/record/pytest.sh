@@ -7,13 +7,9 @@
 # eye and update them.
 set -euo pipefail
 
-repo="$(cd "$(dirname "$0")/../.." && pwd)"
-projects="$repo/test/fixtures/projects"
-out="$repo/test/fixtures/outputs/pytest"
+# shellcheck source=lib.sh
+source "$(dirname "$0")/lib.sh" pytest
 python="${PYTHON:-/usr/bin/python3}"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-mkdir -p "$out"
 
 # record <case> <project> [VAR=value ...] -- [pytest arguments...]
 record() {
@@ -21,9 +17,8 @@ record() {
   local vars=()
   while [ "$1" != "--" ]; do vars+=("$1"); shift; done
   shift
-  local root="$work/$name"
-  cp -R "$projects/$project" "$root"
-  root="$(cd "$root" && pwd -P)"
+  local root
+  root="$(fresh_copy "$project" "$name")"
   local report="$work/$name.report.jsonl"
   echo "== $name: (cd $project && pytest $*)" >&2
   (
