@@ -1,6 +1,7 @@
 import { openSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { BatchedFile } from './batched-file.js';
+import { SourceGate } from './source-gate.js';
 import { TailRing } from './tail-ring.js';
 
 const NEWLINE = 0x0a;
@@ -11,20 +12,18 @@ const NEWLINE = 0x0a;
  * close. A source pauses while the file or the tee is not draining, so a slow disk
  * slows the runner instead of filling memory. */
 export class RunLog {
-  private readonly sources: Readable[] = [];
   private lastByte = NEWLINE;
   private bytesRead = 0;
   private headRoom: number;
   private headLastByte = NEWLINE;
   private readonly tail: TailRing | null;
-  /** Writers whose buffer is full, each with what stops waiting for its drain: the sources stay paused until none is left. */
-  private readonly blockers = new Map<object, () => void>();
   private readonly onTeeError = (): void => this.dropTee();
 
   private constructor(
     private readonly file: BatchedFile,
     private tee: NodeJS.WritableStream | null,
     private readonly maxBytes: number | null,
+    private readonly gate: SourceGate,
   ) {
     this.headRoom = maxBytes === null ? Infinity : Math.floor(maxBytes / 2);
     this.tail = maxBytes === null ? null : new TailRing(maxBytes - this.headRoom);
@@ -33,9 +32,9 @@ export class RunLog {
 
   /** Creates or truncates (or appends to) the file synchronously, so a bad path fails before any spawn.
    * `maxBytes` caps what this log writes (null: no cap); an appended log is capped on its own. */
-  static open(path: string, tee: NodeJS.WritableStream | null, append = false, maxBytes: number | null = null): RunLog {
+  static open(path: string, tee: NodeJS.WritableStream | null, append = false, maxBytes: number | null = null, gate = new SourceGate()): RunLog {
     const fd = openSync(path, append ? 'a' : 'w');
-    return new RunLog(BatchedFile.open(path, { fd }), tee, maxBytes);
+    return new RunLog(BatchedFile.open(path, { fd }), tee, maxBytes, gate);
   }
 
   /** Bytes read from the runner so far (markers excluded). */
@@ -45,14 +44,13 @@ export class RunLog {
 
   attach(source: Readable | null): void {
     if (source === null) return;
-    this.sources.push(source);
+    this.gate.add(source);
     source.on('data', (chunk: Buffer) => {
       this.bytesRead += chunk.length;
       this.lastByte = chunk[chunk.length - 1] ?? this.lastByte;
       this.append(chunk);
       if (this.tee !== null && !this.tee.write(chunk)) this.blockOnTee(this.tee);
     });
-    if (this.blockers.size > 0) source.pause();
   }
 
   /** Appends a run-tests line, on a line of its own. With a cap it goes whole into the
@@ -76,7 +74,7 @@ export class RunLog {
     if (head.length > 0) {
       this.headRoom -= head.length;
       this.headLastByte = head[head.length - 1]!;
-      if (!this.file.write(head)) this.block(this.file, this.file.onDrain(() => this.unblock(this.file)));
+      if (!this.file.write(head)) this.gate.block(this.file, this.file.onDrain(() => this.gate.unblock(this.file)));
     }
     if (head.length < bytes.length) this.tail?.push(bytes.subarray(head.length));
   }
@@ -93,25 +91,9 @@ export class RunLog {
   }
 
   private blockOnTee(tee: NodeJS.WritableStream): void {
-    if (this.blockers.has(tee)) return;
-    const onDrain = (): void => this.unblock(tee);
+    const onDrain = (): void => this.gate.unblock(tee);
     tee.once('drain', onDrain);
-    this.block(tee, () => tee.removeListener('drain', onDrain));
-  }
-
-  /** Pauses the sources until `writer` drains; `stopWaiting` removes its drain listener. */
-  private block(writer: object, stopWaiting: () => void): void {
-    if (this.blockers.has(writer)) return stopWaiting();
-    this.blockers.set(writer, stopWaiting);
-    for (const source of this.sources) source.pause();
-  }
-
-  private unblock(writer: object): void {
-    const stopWaiting = this.blockers.get(writer);
-    if (stopWaiting === undefined) return;
-    stopWaiting();
-    this.blockers.delete(writer);
-    if (this.blockers.size === 0) for (const source of this.sources) source.resume();
+    this.gate.block(tee, () => tee.removeListener('drain', onDrain));
   }
 
   private dropTee(): void {
@@ -119,7 +101,7 @@ export class RunLog {
     const tee = this.tee;
     this.tee = null;
     tee.removeListener('error', this.onTeeError);
-    this.unblock(tee);
+    this.gate.unblock(tee);
   }
 }
 

@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import { BatchedFile } from './batched-file.js';
+import type { SourceGate } from './source-gate.js';
 
 const NEWLINE = 0x0a;
 /** A partial line longer than this is written as it is rather than held in memory. */
@@ -20,7 +21,8 @@ export class OutputCopy {
   private readonly file: BatchedFile;
   private readonly partials = new Map<Readable, Partial>();
 
-  constructor(path: string) {
+  /** `gate`: the runner's streams as the log pauses them (attach() does not add them). */
+  constructor(path: string, private readonly gate: SourceGate | null = null) {
     this.file = BatchedFile.open(path, { flags: 'a' });
   }
 
@@ -34,6 +36,7 @@ export class OutputCopy {
 
   /** Writes what is left of every stream and closes the file. */
   close(): Promise<void> {
+    this.gate?.unblock(this.file);
     for (const partial of this.partials.values()) this.flush(partial);
     return this.file.close();
   }
@@ -47,13 +50,20 @@ export class OutputCopy {
       return;
     }
     this.flush(partial);
-    this.file.write(cut === chunk.length ? chunk : chunk.subarray(0, cut));
+    this.write(cut === chunk.length ? chunk : chunk.subarray(0, cut));
     if (cut < chunk.length) this.take(partial, chunk.subarray(cut));
   }
 
   private flush(partial: Partial): void {
-    for (const chunk of partial.chunks) this.file.write(chunk);
+    for (const chunk of partial.chunks) this.write(chunk);
     partial.chunks = [];
     partial.bytes = 0;
+  }
+
+  /** Never capped, so a full file holds the runner's output at the gate rather than
+   * fill memory (the log may have stopped writing at its cap). */
+  private write(bytes: Buffer): void {
+    if (this.file.write(bytes) || this.gate === null) return;
+    this.gate.block(this.file, this.file.onDrain(() => this.gate?.unblock(this.file)));
   }
 }

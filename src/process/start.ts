@@ -5,6 +5,7 @@ import { HarnessError } from '../core/errors.js';
 import { groupHasLiveMembers, killProcessGroup } from './kill.js';
 import { RunLog } from './log.js';
 import { OutputCopy } from './output-copy.js';
+import { SourceGate } from './source-gate.js';
 import { validateStartOptions } from './options.js';
 import { spawnError } from './spawn-error.js';
 import type { ProcessOutcome, RunningProcess, StartOptions } from './types.js';
@@ -22,13 +23,14 @@ type Termination = 'timeout' | 'interrupt' | 'leftover';
 export function startProcess(options: StartOptions): RunningProcess {
   validateStartOptions(options);
   let log: RunLog;
+  const gate = new SourceGate();
   try {
-    log = RunLog.open(options.logPath, options.tee ?? null, options.appendLog === true, options.maxLogBytes ?? null);
+    log = RunLog.open(options.logPath, options.tee ?? null, options.appendLog === true, options.maxLogBytes ?? null, gate);
   } catch (error) {
     const message = `cannot create log ${options.logPath}: ${(error as Error).message}`;
     return notStarted(new HarnessError('SPAWN_FAILED', message, { path: options.logPath }));
   }
-  return new Run(options, log);
+  return new Run(options, log, gate);
 }
 
 function notStarted(error: Error): RunningProcess {
@@ -60,9 +62,10 @@ class Run implements RunningProcess {
   constructor(
     private readonly options: StartOptions,
     private readonly log: RunLog,
+    gate: SourceGate,
   ) {
     this.done = new Promise((resolve, reject) => (this.settle = { resolve, reject }));
-    this.copy = options.outputCopy ? new OutputCopy(options.outputCopy) : null;
+    this.copy = options.outputCopy ? new OutputCopy(options.outputCopy, gate) : null;
     const [command = '', ...args] = options.argv;
     try {
       this.child = crossSpawn(command, args, {

@@ -1,8 +1,10 @@
 import { afterAll, describe, expect, it } from '@jest/globals';
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
+import { once } from 'node:events';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { OutputCopy } from '../../../src/process/output-copy.js';
+import { SourceGate } from '../../../src/process/source-gate.js';
 import { removeTempDirs, tempDir } from './helpers.js';
 
 afterAll(removeTempDirs);
@@ -54,5 +56,24 @@ describe('OutputCopy', () => {
       await copy.close();
     }
     expect(readFileSync(file, 'utf8')).toBe('first\nsecond\n');
+  });
+
+  it('holds the runner\'s output at the gate while the file is full, and copies all of it', async () => {
+    const file = join(tempDir(), 'copy.txt');
+    const gate = new SourceGate();
+    const copy = new OutputCopy(file, gate);
+    const source = new PassThrough();
+    let pauses = 0;
+    source.on('pause', () => (pauses += 1));
+    gate.add(source);
+    copy.attach(source);
+    const line = Buffer.alloc(512 * 1024, 'x');
+    line[line.length - 1] = 0x0a;
+    for (let i = 0; i < 8; i += 1) source.write(line);
+    source.end();
+    await once(source, 'end');
+    await copy.close();
+    expect(pauses).toBeGreaterThan(0);
+    expect(statSync(file).size).toBe(8 * line.length);
   });
 });
