@@ -26,7 +26,10 @@ export function copyFixture(name) {
   return dir;
 }
 
-const GEMFILE = 'source "https://rubygems.org"\n\ngem "minitest"\ngem "rake"\n';
+// No `source` line: bundler resolves against the installed gems (`bundle lock --local`),
+// and the project's .bundle/config silences its warning about the missing source.
+const GEMFILE = 'gem "minitest"\ngem "rake"\n';
+const BUNDLE_CONFIG = '---\nBUNDLE_SILENCE_DEPRECATIONS: "true"\n';
 const RAKEFILE = `require "rake/testtask"
 
 Rake::TestTask.new(:test) do |t|
@@ -42,6 +45,8 @@ task default: :test
 export function minitestProject(name, testFiles) {
   const dir = tempDir(name);
   fs.writeFileSync(path.join(dir, 'Gemfile'), GEMFILE);
+  fs.mkdirSync(path.join(dir, '.bundle'));
+  fs.writeFileSync(path.join(dir, '.bundle/config'), BUNDLE_CONFIG);
   fs.writeFileSync(path.join(dir, 'Rakefile'), RAKEFILE);
   fs.mkdirSync(path.join(dir, 'test'));
   for (const [file, source] of Object.entries(testFiles)) fs.writeFileSync(path.join(dir, 'test', file), source);
