@@ -37,17 +37,18 @@ function suites() {
 }
 
 /** Times run-tests (A), rake by hand (B) and, to split A/B into its Ruby and its node
- * parts, the rake command run-tests plans, reporter included (C). */
+ * parts, the rake command run-tests plans (C): through its bundler launcher, which
+ * saves the second Ruby that `bundle exec` starts for Debian's rake, with the reporter. */
 async function measureSuite(suite, { runs, log }) {
   const ours = runTests(['--cwd', suite.cwd], { cwd: suite.cwd, label: 'run-tests', shown: `bin/run-tests.js --cwd ${suite.where}`, ...suite.ours });
   const theirs = handRake(suite.cwd, suite.theirs);
-  const planned = await plannedRunner(suite.cwd, { label: 'rake with reporter', ...suite.theirs });
-  log(`minitest overhead: ${suite.title} (run-tests vs rake by hand vs rake with the reporter)`);
+  const planned = await plannedRunner(suite.cwd, { label: 'planned rake', ...suite.theirs });
+  log(`minitest overhead: ${suite.title} (run-tests vs rake by hand vs the planned rake command)`);
   const [a, b, c] = await wallTimes([ours, theirs, planned], { runs, log });
   const figure = (title, x, y, xs, ys, maxRatio) => timeFigure({ benchmark: 'minitest', title, a: x, b: y, comparison: summarise(xs, ys), maxRatio });
   return [
     figure(`minitest overhead: ${suite.title}`, ours, theirs, a, b, MAX_RATIO),
-    figure(`${suite.title}, Ruby side (reporter)`, planned, theirs, c, b, null),
+    figure(`${suite.title}, Ruby side (launcher, reporter)`, planned, theirs, c, b, null),
     figure(`${suite.title}, node side`, ours, planned, a, c, null),
   ];
 }

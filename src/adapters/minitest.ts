@@ -1,5 +1,5 @@
 import { usageError } from '../core/errors.js';
-import { minitestFilter, minitestReporterEnv, RUBY_INSTALL_HINT, selectedFiles, usesBundler } from './ruby.js';
+import { bundleExec, minitestFilter, minitestReporterEnv, RUBY_INSTALL_HINT, selectedFiles, usesBundler } from './ruby.js';
 import type { Adapter, Invocation, PlanRequest } from './types.js';
 
 /** Characters rake would interpret: it hands the test command line to a shell, with
@@ -36,7 +36,7 @@ export const minitest: Adapter = {
     const env = minitestReporterEnv(request, report, minitestFilter(request));
     if (glob !== null) env.TEST = glob;
     return {
-      argv: usesBundler(request) ? ['bundle', 'exec', 'rake', 'test'] : ['rake', 'test'],
+      ...(usesBundler(request) ? bundleExec(request, ['rake', 'test']) : { argv: ['rake', 'test'] }),
       env,
       cwd: request.root,
       shownEnv: ['TEST', 'RUN_TESTS_MINITEST_FILTER'],

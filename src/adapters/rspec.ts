@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { rubyEnv, RUBY_INSTALL_HINT, usesBundler } from './ruby.js';
+import { bundleExec, rubyEnv, RUBY_INSTALL_HINT, usesBundler } from './ruby.js';
 import type { FailedTestRecord } from '../core/types.js';
 import type { Adapter, Invocation, PlanRequest } from './types.js';
 
@@ -23,14 +23,15 @@ export const rspec: Adapter = {
     const stream = request.artifacts.file('rspec-events.jsonl');
     const formatter = path.join(request.reportersDir, 'rspec', 'run_tests_formatter.rb');
     const selection = request.rerun ? rerunSelectors(request.rerun) : [...request.files, ...nameArgs(request)];
+    const rspecArgv = [
+      'rspec',
+      '--format', 'progress',
+      '--format', 'json', '--out', json,
+      '--require', formatter, '--format', 'RunTests::StreamFormatter', '--out', stream,
+      ...selection,
+    ];
     return {
-      argv: [
-        ...(usesBundler(request) ? ['bundle', 'exec', 'rspec'] : ['rspec']),
-        '--format', 'progress',
-        '--format', 'json', '--out', json,
-        '--require', formatter, '--format', 'RunTests::StreamFormatter', '--out', stream,
-        ...selection,
-      ],
+      ...(usesBundler(request) ? bundleExec(request, rspecArgv) : { argv: rspecArgv }),
       env: rubyEnv(request.env),
       cwd: request.root,
       // The JSON formatter writes only when the run ends; the stream keeps what finished

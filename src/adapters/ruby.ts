@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { PlanRequest } from './types.js';
+import type { Invocation, PlanRequest } from './types.js';
 
 /** Variables that would point `bundle exec` at another Gemfile or change the suite's
  * behaviour; RUBYOPT is replaced by ours. */
@@ -14,6 +14,18 @@ export function rubyEnv(parent: NodeJS.ProcessEnv, extra: NodeJS.ProcessEnv = {}
 }
 
 export const usesBundler = (request: Pick<PlanRequest, 'facts'>): boolean => request.facts.exists('Gemfile');
+
+/** `bundle exec <command>`, run as reporters/bundler/exec.rb runs it: bundler's own
+ * setup and exec rules without bundler's command line, and a Ruby executable loaded
+ * into the process where bundle exec would start a second Ruby (see that file).
+ * Displayed as `bundle exec …`; `bundle` on PATH stands for an installed bundler. */
+export function bundleExec(request: Pick<PlanRequest, 'reportersDir'>, command: readonly string[]): Pick<Invocation, 'argv' | 'shownArgv' | 'requires'> {
+  return {
+    argv: ['ruby', path.join(request.reportersDir, 'bundler', 'exec.rb'), ...command],
+    shownArgv: (argv) => ['bundle', 'exec', ...argv.slice(2)],
+    requires: ['bundle'],
+  };
+}
 
 export const RUBY_INSTALL_HINT =
   'install Ruby and Bundler (Debian: apt-get install ruby bundler rake), then `bundle install` in the project';

@@ -42,7 +42,7 @@ suite('run-tests detect', () => {
       schema_version: 1,
       framework: 'rspec',
       command: `bundle exec rspec --format progress --format json --out .run-tests/rspec.json --require ${formatter} --format RunTests::StreamFormatter --out .run-tests/rspec-events.jsonl`,
-      argv: ['bundle', 'exec', 'rspec', '--format', 'progress', '--format', 'json', '--out', path.join(dir, '.run-tests/rspec.json'),
+      argv: ['ruby', path.join(REPO, 'reporters/bundler/exec.rb'), 'rspec', '--format', 'progress', '--format', 'json', '--out', path.join(dir, '.run-tests/rspec.json'),
         '--require', formatter, '--format', 'RunTests::StreamFormatter', '--out', path.join(dir, '.run-tests/rspec-events.jsonl')],
       env: { set: {}, unset: ['BUNDLE_GEMFILE'] },
       project_root: dir,

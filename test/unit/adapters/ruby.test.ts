@@ -40,9 +40,11 @@ describe('minitest filter', () => {
 });
 
 describe('minitest (rake) plan', () => {
-  it('runs bundle exec rake test with the reporter injected through the environment', () => {
+  it('runs bundle exec rake test through the bundler launcher, with the reporter injected through the environment', () => {
     const plan = minitest.plan(request({ Gemfile: '', Rakefile: '' }));
-    expect(plan.argv).toEqual(['bundle', 'exec', 'rake', 'test']);
+    expect(plan.argv).toEqual(['ruby', '/pkg/reporters/bundler/exec.rb', 'rake', 'test']);
+    expect(plan.shownArgv?.(plan.argv)).toEqual(['bundle', 'exec', 'rake', 'test']);
+    expect(plan.requires).toEqual(['bundle']);
     expect(plan.env).toEqual({
       PATH: '/bin',
       KEEP: '1',
@@ -86,9 +88,11 @@ describe('rails plan', () => {
 describe('rspec plan', () => {
   it('adds the JSON and stream formatters and keeps a human formatter for the log', () => {
     const plan = rspec.plan(request({ Gemfile: '', 'Gemfile.lock': '' }, { files: ['spec/a_spec.rb'], name: { text: 'a (b)', regex: false } }));
-    expect(plan.argv).toEqual(['bundle', 'exec', 'rspec', '--format', 'progress', '--format', 'json', '--out', '/p/.run-tests/rspec.json',
+    const rspecArgv = ['rspec', '--format', 'progress', '--format', 'json', '--out', '/p/.run-tests/rspec.json',
       '--require', '/pkg/reporters/rspec/run_tests_formatter.rb', '--format', 'RunTests::StreamFormatter', '--out', '/p/.run-tests/rspec-events.jsonl',
-      'spec/a_spec.rb', '--example', 'a (b)']);
+      'spec/a_spec.rb', '--example', 'a (b)'];
+    expect(plan.argv).toEqual(['ruby', '/pkg/reporters/bundler/exec.rb', ...rspecArgv]);
+    expect(plan.shownArgv?.(plan.argv)).toEqual(['bundle', 'exec', ...rspecArgv]);
     expect(plan.env.RUBYOPT).toBeUndefined();
     expect(plan.reports.map((r) => r.parser)).toEqual(['rspec-json', 'rspec-stream']);
   });
