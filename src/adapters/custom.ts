@@ -2,7 +2,8 @@ import { usageError } from '../core/errors.js';
 import type { CustomCommand } from '../core/request.js';
 import type { Adapter, Invocation, PlanRequest } from './types.js';
 
-/** TAP printed on stdout (`--report tap:-`) is copied here, whole lines per stream. */
+/** TAP printed on stdout (`--report tap:-`) lands here: the command's stdout is this
+ * file, and its stderr is appended whole lines at a time. */
 export const CAPTURED_TAP = 'custom-report.tap';
 
 /** `--command … --report format:path`: a test command run-tests does not know. It is

@@ -45,12 +45,16 @@ export class RunLog {
   attach(source: Readable | null): void {
     if (source === null) return;
     this.gate.add(source);
-    source.on('data', (chunk: Buffer) => {
-      this.bytesRead += chunk.length;
-      this.lastByte = chunk[chunk.length - 1] ?? this.lastByte;
-      this.append(chunk);
-      if (this.tee !== null && !this.tee.write(chunk)) this.blockOnTee(this.tee);
-    });
+    source.on('data', (chunk: Buffer) => this.take(chunk));
+  }
+
+  /** The runner's bytes from a source that is not a stream (a FileTail, which the caller
+   * adds to the gate). */
+  take(chunk: Buffer): void {
+    this.bytesRead += chunk.length;
+    this.lastByte = chunk[chunk.length - 1] ?? this.lastByte;
+    this.append(chunk);
+    if (this.tee !== null && !this.tee.write(chunk)) this.blockOnTee(this.tee);
   }
 
   /** Appends a run-tests line, on a line of its own. With a cap it goes whole into the

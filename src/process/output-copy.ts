@@ -12,11 +12,12 @@ interface Partial {
   bytes: number;
 }
 
-/** A copy of the runner's stdout and stderr in one file, appended whole lines at a time
- * per stream, so lines of the two streams never split each other. For runners whose
- * structured report is their output (go test -json, TAP on stdout); unlike the log it
- * is never capped or marked. Bytes are copied as they came: a character split between
- * two chunks stays whole. */
+/** Appends the lines of the runner's streams to one file, whole lines at a time per
+ * stream, so lines of two streams never split each other. For runners whose structured
+ * report is their output (go test -json, TAP on stdout): the runner writes its stdout
+ * into that file itself (see startProcess), and this adds its stderr. Unlike the log
+ * it is never capped or marked. Bytes are copied as they came: a character split
+ * between two chunks stays whole. */
 export class OutputCopy {
   private readonly file: BatchedFile;
   private readonly partials = new Map<Readable, Partial>();

@@ -1,14 +1,19 @@
-import type { Readable } from 'node:stream';
+/** A source of the runner's output: one of its pipes, or the file it writes (FileTail). */
+export interface Pausable {
+  pause(): unknown;
+  resume(): unknown;
+}
 
-/** The runner's output streams, paused while any writer they feed is full (the log,
+/** The runner's output sources, paused while any writer they feed is full (the log,
  * its tee, the report copy) and resumed when none is: a disk or terminal slower than
- * the runner slows the runner instead of filling memory. */
+ * the runner slows the runner (or, for a file it writes, the reading of it) instead of
+ * filling memory. */
 export class SourceGate {
-  private readonly sources: Readable[] = [];
+  private readonly sources: Pausable[] = [];
   /** Full writers, each with what stops waiting for its drain. */
   private readonly blockers = new Map<object, () => void>();
 
-  add(source: Readable): void {
+  add(source: Pausable): void {
     this.sources.push(source);
     if (this.blockers.size > 0) source.pause();
   }

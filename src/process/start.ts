@@ -1,8 +1,10 @@
 import type { ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import crossSpawn from 'cross-spawn';
 import { HarnessError } from '../core/errors.js';
 import { groupHasLiveMembers, killProcessGroup } from './kill.js';
+import { FileTail } from './file-tail.js';
 import { RunLog } from './log.js';
 import { OutputCopy } from './output-copy.js';
 import { SourceGate } from './source-gate.js';
@@ -30,7 +32,35 @@ export function startProcess(options: StartOptions): RunningProcess {
     const message = `cannot create log ${options.logPath}: ${(error as Error).message}`;
     return notStarted(new HarnessError('SPAWN_FAILED', message, { path: options.logPath }));
   }
-  return new Run(options, log, gate);
+  let capture: Capture | null = null;
+  try {
+    capture = options.outputCopy ? openCapture(options.outputCopy) : null;
+  } catch (error) {
+    const message = `cannot create ${options.outputCopy}: ${(error as Error).message}`;
+    void log.close().catch(() => undefined);
+    return notStarted(new HarnessError('SPAWN_FAILED', message, { path: options.outputCopy ?? '' }));
+  }
+  return new Run(options, log, gate, capture);
+}
+
+/** The output copy, opened for the runner to append its stdout to, and for reading. */
+interface Capture {
+  readonly path: string;
+  readonly writeFd: number;
+  readonly readFd: number;
+  /** Its size before this command: an earlier command of the run wrote that part. */
+  readonly from: number;
+}
+
+function openCapture(path: string): Capture {
+  const writeFd = fs.openSync(path, 'a');
+  try {
+    const readFd = fs.openSync(path, 'r');
+    return { path, writeFd, readFd, from: fs.fstatSync(readFd).size };
+  } catch (error) {
+    fs.closeSync(writeFd);
+    throw error;
+  }
 }
 
 function notStarted(error: Error): RunningProcess {
@@ -57,36 +87,51 @@ class Run implements RunningProcess {
   private interrupted = false;
   private leftoverProcesses = false;
   private finished = false;
+  /** With an output copy: stderr's lines, appended to the file the runner's stdout goes to. */
   private readonly copy: OutputCopy | null;
+  /** With an output copy: the file, read back into the log. */
+  private tail: FileTail | null = null;
 
+  /** Without `capture`, the runner's stdout and stderr are pipes read into the log. With
+   * it (go test -json, whose report is its stdout), stdout goes straight into the output
+   * copy, with no pipe and no work here per write the runner makes; stderr stays a pipe
+   * whose whole lines are appended to the same file; and the log is read from the file. */
   constructor(
     private readonly options: StartOptions,
     private readonly log: RunLog,
     gate: SourceGate,
+    private readonly capture: Capture | null,
   ) {
     this.done = new Promise((resolve, reject) => (this.settle = { resolve, reject }));
-    this.copy = options.outputCopy ? new OutputCopy(options.outputCopy, gate) : null;
+    this.copy = capture === null ? null : new OutputCopy(capture.path, gate);
     const [command = '', ...args] = options.argv;
     try {
       this.child = crossSpawn(command, args, {
         cwd: options.cwd,
         env: options.env,
-        stdio: ['ignore', 'pipe', 'pipe'],
+        stdio: ['ignore', capture === null ? 'pipe' : capture.writeFd, 'pipe'],
         detached: true, // setsid(): the runner leads a new group we can signal as a whole
       });
     } catch (error) {
       this.pid = 0;
       void this.fail(error as NodeJS.ErrnoException);
       return;
+    } finally {
+      if (capture !== null) fs.closeSync(capture.writeFd); // the runner has its own
     }
     this.pid = this.child.pid ?? 0;
     this.child.on('error', (error) => this.onError(error));
     this.child.once('exit', (code, signal) => this.onExit(code, signal));
     this.child.once('close', () => this.onClose());
-    log.attach(this.child.stdout);
-    log.attach(this.child.stderr);
-    this.copy?.attach(this.child.stdout);
-    this.copy?.attach(this.child.stderr);
+    if (capture === null) {
+      log.attach(this.child.stdout);
+      log.attach(this.child.stderr);
+    } else {
+      this.tail = new FileTail(capture.readFd, capture.from, (bytes) => log.take(bytes));
+      gate.add(this.tail);
+      if (this.child.stderr !== null) gate.add(this.child.stderr);
+      this.copy?.attach(this.child.stderr);
+    }
     if (options.timeoutMs !== null && this.pid > 0) {
       this.timeoutTimer = this.after(options.timeoutMs, () => this.onTimeout());
     }
@@ -199,11 +244,23 @@ class Run implements RunningProcess {
       leftoverProcesses: this.leftoverProcesses,
     };
     try {
-      await Promise.all([this.log.close(), this.copy?.close()]);
+      await this.closeFiles();
       this.settle.resolve(outcome);
     } catch (error) {
       this.settle.reject(error);
     }
+  }
+
+  /** In order: stderr's last lines into the output copy, the whole copy into the log,
+   * then the log. Rejects with the first write error, after closing everything. */
+  private async closeFiles(): Promise<void> {
+    const copied = this.copy?.close().then(() => null, (error: unknown) => error) ?? null;
+    const copyError = await copied;
+    if (this.tail !== null) await this.tail.finish();
+    else if (this.capture !== null) fs.closeSync(this.capture.readFd); // the spawn failed
+    await this.log.close();
+    if (copyError !== null) throw copyError;
+    if (this.tail?.failed) throw this.tail.failed;
   }
 
   private async fail(error: NodeJS.ErrnoException): Promise<void> {
@@ -212,7 +269,7 @@ class Run implements RunningProcess {
     this.clearTimers();
     this.child?.stdout?.destroy();
     this.child?.stderr?.destroy();
-    await Promise.all([this.log.close(), this.copy?.close()]).catch(() => undefined); // the spawn error is the one to report
+    await this.closeFiles().catch(() => undefined); // the spawn error is the one to report
     this.settle.reject(spawnError(error, this.options.argv, this.options.cwd));
   }
 

@@ -13,8 +13,9 @@ export interface StartOptions {
   /** Cap on the bytes this command writes to the log (absent or null: no cap): the first
    * half of the cap, a marker line, the last half. The tee and the output copy get everything. */
   readonly maxLogBytes?: number | null;
-  /** Also append the child's output, whole lines per stream, to this file (a report
-   * that is the runner's own output, such as go test -json). */
+  /** A report that is the runner's own output, such as go test -json: the child's
+   * stdout is this file, opened for appending (no pipe), its stderr is appended whole
+   * lines at a time, and the log is read from the file as it grows. */
   readonly outputCopy?: string | null;
   readonly timeoutMs: number | null;
   /** How long SIGTERM (or a forwarded signal) may take before SIGKILL. */
