@@ -48,6 +48,52 @@ describe('go test -json, recorded', () => {
   });
 });
 
+describe('go test -json, read two ways', () => {
+  // Lines in go's own encoding are read by a regular expression and the rest by
+  // JSON.parse; both must give the same report, to the byte.
+  const reordered = (text: string) => text.split('\n').map((line) => {
+    try {
+      return JSON.stringify(Object.fromEntries(Object.entries(JSON.parse(line) as object).reverse()));
+    } catch {
+      return line; // plain text, or the cut-off last line of truncated.jsonl
+    }
+  }).join('\n');
+
+  it.each(recorded)('%s gives the same report with every event in another field order', (file) => {
+    const text = readFileSync(outputs + file, 'utf8');
+    expect(reordered(text)).not.toBe(text);
+    expect(parseGoJson(reordered(text), recordedCtx(file))).toEqual(parseGoJson(text, recordedCtx(file)));
+  });
+
+  // go's encoder writes <, > and & as \u003c, \u003e and \u0026, and escapes quotes and tabs.
+  const goEncoded = (event: object) => JSON.stringify(event).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026');
+  const escaped = (order: 'go' | 'other', test: string) => {
+    const events = [
+      { Action: 'run', Test: test },
+      { Action: 'output', Test: test, Output: `=== RUN   ${test}\n` },
+      { Action: 'output', Test: test, Output: '    esc_test.go:7: got "x\ty" <nil> & \u00e9\n' },
+      { Action: 'output', Test: test, Output: `--- FAIL: ${test} (0.00s)\n` },
+      { Action: 'fail', Test: test, Elapsed: 0.25 },
+      { Action: 'fail', Elapsed: 0.3 },
+    ].map(({ Action, Test, Output, Elapsed }) => ({ Time: '2000-01-01T00:00:00.5Z', Action, Package: 'example.com/m', Test, Elapsed, Output }));
+    return events.map((e) => goEncoded(order === 'go' ? e : Object.fromEntries(Object.entries(e).reverse()))).join('\n');
+  };
+
+  it.each(['TestEsc/a<b>_"q"', 'TestPlain'])('decodes the name %s and escaped output exactly', (name) => {
+    const report = parseGoJson(`${escaped('go', name)}\n`, ctx);
+    expect(report.tests).toEqual([{
+      id: `example.com/m ${name}`, name, file: 'esc_test.go', line: 7, durationMs: 250,
+      status: 'failed', message: 'esc_test.go:7: got "x\ty" <nil> & \u00e9',
+    }]);
+    expect(parseGoJson(`${escaped('other', name)}\n`, ctx)).toEqual(report);
+  });
+
+  it('warns about an event without an Action, showing the line', () => {
+    const line = '{"Time":"2000-01-01T00:00:00Z","Package":"example.com/m","Test":"TestA"}';
+    expect(parse(line, ev('pass')).warnings).toEqual([`line 1: a go test event without Action or Package, ignored: ${line}`]);
+  });
+});
+
 describe('go test -json, edge cases', () => {
   it('counts a parent that failed only through its children neither as a test nor as a failure', () => {
     const report = parse(ev('run', 'TestP'), ev('run', 'TestP/a'), ev('run', 'TestP/b'),
