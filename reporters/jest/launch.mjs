@@ -16,6 +16,8 @@ import { fileURLToPath } from 'node:url';
 import { parseLauncherArgs, pathPattern } from './launch-args.mjs';
 
 const opts = parseLauncherArgs(process.argv.slice(2));
+// As jest's own bin/jest.js does before it loads jest.
+if (process.env.NODE_ENV == null) process.env.NODE_ENV = 'test';
 const reporter = path.join(path.dirname(fileURLToPath(import.meta.url)), 'reporter.cjs');
 const requireJest = createRequire(path.join(opts.package, 'package.json'));
 const jest = requireJest(opts.package);

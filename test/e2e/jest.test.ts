@@ -91,7 +91,8 @@ describe('jest through its programmatic API', () => {
     const { exitCode, report } = await runJson(['--cwd', dir, '--name', 'only the command line']);
     expect([exitCode, report.status, report.summary.passed]).toEqual([0, 'passed', 1]);
     expect(report.command).toMatch(/^GREETING=hello node .*launch\.mjs .* -- --ci$/);
-    const all = await runJson(['--cwd', dir]);
+    // Run without NODE_ENV (this test process has it from jest), as a shell would.
+    const all = await runJson(['--cwd', dir], { env: { NODE_ENV: undefined } });
     expect([all.exitCode, all.report.summary.passed]).toEqual([0, 2]);
   });
 
