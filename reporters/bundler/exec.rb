@@ -37,7 +37,8 @@ module RunTestsBundlerExec
       warn "run-tests: #{command} was not found on PATH, the bundle's included; add its gem to the Gemfile and run `bundle install`"
       exit 127
     end
-    Kernel.exec(executable, *args) if Bundler.settings[:disable_exec_load] || !ruby_executable?(executable)
+    # [path, argv0]: never a shell, even when there are no arguments.
+    Kernel.exec([executable, executable], *args) if Bundler.settings[:disable_exec_load] || !ruby_executable?(executable)
 
     ARGV.replace(args)
     $0 = executable

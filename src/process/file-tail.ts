@@ -40,6 +40,11 @@ export class FileTail {
     resumed?.();
   }
 
+  /** Hands on what the file holds now (unless paused), without waiting for the next poll. */
+  catchUp(): void {
+    this.read();
+  }
+
   /** Once the writers are done: hands on the rest (waiting out pauses) and closes the file. */
   async finish(): Promise<void> {
     if (this.timer !== null) clearInterval(this.timer);

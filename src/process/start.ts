@@ -141,7 +141,7 @@ class Run implements RunningProcess {
     if (this.finished || this.pid === 0) return;
     this.interrupted = true;
     this.clearTimeout();
-    if (killProcessGroup(this.pid, signal)) this.log.note(`interrupted; sent ${signal} to process group ${this.pid}`);
+    if (killProcessGroup(this.pid, signal)) this.note(`interrupted; sent ${signal} to process group ${this.pid}`);
     if (signal === 'SIGKILL') this.sigkillAt ??= performance.now();
     this.termination ??= { reason: 'interrupt', signal };
     this.armKill();
@@ -198,7 +198,7 @@ class Run implements RunningProcess {
     if (this.termination !== null) return;
     this.termination = { reason, signal: 'SIGTERM' };
     this.clearTimeout();
-    if (killProcessGroup(this.pid, 'SIGTERM')) this.log.note(`${why}; sent SIGTERM to process group ${this.pid}`);
+    if (killProcessGroup(this.pid, 'SIGTERM')) this.note(`${why}; sent SIGTERM to process group ${this.pid}`);
     this.armKill();
   }
 
@@ -209,7 +209,7 @@ class Run implements RunningProcess {
       this.sigkillAt = performance.now();
       const sent = this.termination?.signal ?? 'SIGTERM';
       if (killProcessGroup(this.pid, 'SIGKILL')) {
-        this.log.note(`process group ${this.pid} still running ${formatMs(this.options.killGraceMs)} after ${sent}; sent SIGKILL`);
+        this.note(`process group ${this.pid} still running ${formatMs(this.options.killGraceMs)} after ${sent}; sent SIGKILL`);
       }
       this.maybeFinish();
       if (!this.finished && !this.stdioClosed && this.exit !== null) this.watchForeignPipeHolders(this.log.bytes);
@@ -224,7 +224,7 @@ class Run implements RunningProcess {
       if (groupHasLiveMembers(this.pid) || this.log.bytes !== bytesBefore) {
         return this.watchForeignPipeHolders(this.log.bytes);
       }
-      this.log.note(`output pipes still held open by a process outside process group ${this.pid}; stopped reading`);
+      this.note(`output pipes still held open by a process outside process group ${this.pid}; stopped reading`);
       this.child?.stdout?.destroy();
       this.child?.stderr?.destroy();
     });
@@ -271,6 +271,13 @@ class Run implements RunningProcess {
     this.child?.stderr?.destroy();
     await this.closeFiles().catch(() => undefined); // the spawn error is the one to report
     this.settle.reject(spawnError(error, this.options.argv, this.options.cwd));
+  }
+
+  /** A run-tests line in the log, after everything the runner wrote before it (a tail
+   * of the output copy would otherwise hand that on up to a poll later). */
+  private note(line: string): void {
+    this.tail?.catchUp();
+    this.log.note(line);
   }
 
   private after(ms: number, fn: () => void): NodeJS.Timeout {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { copyFixture, hasTools, REPO } from './helpers.js';
 
@@ -56,6 +57,17 @@ suite('reporters/bundler/exec.rb, bundle exec without bundler\'s command line', 
     const ours = run(dir, 'launcher', ['shell-tool', 'a b']);
     expect(ours).toEqual({ status: 0, stdout: `shell-tool a b BUNDLE_GEMFILE=${path.join(dir, 'Gemfile')}\n`, stderr: '' });
     expect(run(dir, 'bundle exec', ['shell-tool', 'a b'])).toEqual(ours);
+  });
+
+  it('execs a command given no arguments without a shell, whatever its path holds', async () => {
+    const dir = await copyFixture('bundler-exec');
+    const odd = path.join(dir, 'odd $(touch shell-ran) dir');
+    fs.mkdirSync(odd);
+    fs.copyFileSync(path.join(dir, 'bin/shell-tool'), path.join(odd, 'odd-tool'));
+    fs.chmodSync(path.join(odd, 'odd-tool'), 0o755);
+    const ours = run(dir, 'launcher', ['odd-tool'], { PATH: `${odd}${path.delimiter}${process.env.PATH ?? ''}` });
+    expect(ours).toEqual({ status: 0, stdout: `shell-tool  BUNDLE_GEMFILE=${path.join(dir, 'Gemfile')}\n`, stderr: '' });
+    expect(fs.existsSync(path.join(dir, 'shell-ran'))).toBe(false);
   });
 
   it('execs every executable under bundler\'s disable_exec_load setting', async () => {

@@ -56,6 +56,17 @@ describe('startProcess with an output copy', () => {
     expect(readFileSync(copy, 'utf8')).toMatch(/^forever: started pid \d+\n$/);
   });
 
+  it('puts a run-tests note after everything the runner wrote before it', async () => {
+    const { options, copy } = captured('forever.js', []);
+    const run = startProcess(options);
+    // Busy-wait: no timer runs meanwhile, the tail's poll neither, until the line is in the copy.
+    const deadline = Date.now() + 5000;
+    while (!readFileSync(copy, 'utf8').includes('forever: started') && Date.now() < deadline);
+    run.interrupt('SIGTERM');
+    await run.done;
+    expect(readLog(options.logPath)).toMatch(/^forever: started pid \d+\nrun-tests: interrupted; sent SIGTERM to process group \d+\n$/);
+  });
+
   it('fails to start, before spawning, when the copy cannot be created', async () => {
     const { options } = captured('exit-with.js', ['0']);
     const run = startProcess({ ...options, outputCopy: join(options.cwd, 'no-such-dir', 'report.jsonl') });
