@@ -9,7 +9,7 @@
  */
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { parseLauncherArgs } from '../jest/launch-args.mjs';
+import { parseLauncherArgs } from '../jest/launch-args.cjs';
 import RunTestsVitestReporter from './reporter.mjs';
 
 const opts = parseLauncherArgs(process.argv.slice(2));

@@ -13,9 +13,9 @@ export const jest: Adapter = {
     return choice?.id === 'jest' ? `${choice.reason}: the project's own jest, through run-tests' launcher` : null;
   },
 
-  /** The project's jest from the nearest node_modules, started by reporters/jest/launch.mjs
+  /** The project's jest from the nearest node_modules, started by reporters/jest/launch.cjs
    * with scripts.test's node flags, environment and jest arguments, plus our reporter. */
   plan(request: PlanRequest): Invocation {
-    return launcherInvocation(request, { runner: 'jest', nameSeparator: JEST_NAME_SEPARATOR, parser: 'jest' });
+    return launcherInvocation(request, { runner: 'jest', launcher: 'launch.cjs', nameSeparator: JEST_NAME_SEPARATOR, parser: 'jest' });
   },
 };

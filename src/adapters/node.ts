@@ -186,6 +186,8 @@ export const escapeJsRegex = (text: string): string => text.replace(/[\\^$.*+?()
  * runner's (and the tests') process.argv. */
 export interface LauncherSpec {
   readonly runner: 'jest' | 'vitest';
+  /** The launcher's file in reporters/<runner>/ (jest's is CommonJS, vitest's an ES module). */
+  readonly launcher: 'launch.cjs' | 'launch.mjs';
   /** The separator of the runner's displayed names (` › ` or ` > `). */
   readonly nameSeparator: string;
   readonly parser: 'jest' | 'vitest';
@@ -198,7 +200,7 @@ export function launcherInvocation(request: PlanRequest, spec: LauncherSpec): In
   const own = script.runner === spec.runner;
   const dir = localPackage(facts, spec.runner);
   const report = request.artifacts.file(`${spec.runner}-events.jsonl`);
-  const launcher = path.join(request.reportersDir, spec.runner, 'launch.mjs');
+  const launcher = path.join(request.reportersDir, spec.runner, spec.launcher);
   const { files, name } = selection(request, spec.nameSeparator);
   const notes = [
     ...(script.note ? [script.note] : []),

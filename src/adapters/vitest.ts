@@ -17,6 +17,6 @@ export const vitest: Adapter = {
    * reporters/vitest/launch.mjs as `vitest run` with scripts.test's node flags,
    * environment and vitest arguments, plus our reporter. */
   plan(request: PlanRequest): Invocation {
-    return launcherInvocation(request, { runner: 'vitest', nameSeparator: VITEST_NAME_SEPARATOR, parser: 'vitest' });
+    return launcherInvocation(request, { runner: 'vitest', launcher: 'launch.mjs', nameSeparator: VITEST_NAME_SEPARATOR, parser: 'vitest' });
   },
 };

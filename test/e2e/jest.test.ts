@@ -35,7 +35,7 @@ describe('jest through its programmatic API', () => {
     });
     expect(byName['math › parses config']?.message).toBe("SyntaxError: Expected property name or '}' in JSON at position 1");
     expect(byName['load error: test/broken.test.js']).toMatchObject({ id: 'test/broken.test.js', message: 'Error: broken at load: object' });
-    expect(report.command).toBe(`node ${REPO}reporters/jest/launch.mjs --package node_modules/jest --report .run-tests/jest-events.jsonl --`);
+    expect(report.command).toBe(`node ${REPO}reporters/jest/launch.cjs --package node_modules/jest --report .run-tests/jest-events.jsonl --`);
   });
 
   it('reruns exactly the failures by anchored names, brackets and parentheses included', async () => {
@@ -90,7 +90,7 @@ describe('jest through its programmatic API', () => {
     const dir = await jestFixture('jest-argv');
     const { exitCode, report } = await runJson(['--cwd', dir, '--name', 'only the command line']);
     expect([exitCode, report.status, report.summary.passed]).toEqual([0, 'passed', 1]);
-    expect(report.command).toMatch(/^GREETING=hello node .*launch\.mjs .* -- --ci$/);
+    expect(report.command).toMatch(/^GREETING=hello node .*launch\.cjs .* -- --ci$/);
     // Run without NODE_ENV (this test process has it from jest), as a shell would.
     const all = await runJson(['--cwd', dir], { env: { NODE_ENV: undefined } });
     expect([all.exitCode, all.report.summary.passed]).toEqual([0, 2]);
@@ -102,7 +102,7 @@ describe('jest through its programmatic API', () => {
     expect([exitCode, report.status]).toEqual([1, 'failed']);
     expect(report.summary).toEqual({ run: 2, passed: 1, failures: 1, errors: 0, skips: 0 });
     expect(failures(report)).toEqual([['esm › doubles', 'test/esm.test.js', 11, 'failed']]);
-    expect(report.command).toMatch(/^node --experimental-vm-modules .*launch\.mjs/);
+    expect(report.command).toMatch(/^node --experimental-vm-modules .*launch\.cjs/);
   });
 
   it('is an error naming the file when a test calls process.exit in band, never a pass', async () => {

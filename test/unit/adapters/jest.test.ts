@@ -19,7 +19,7 @@ const request = (files: Record<string, string>, over: Partial<PlanRequest> = {})
   ...over,
 });
 const pkg = (test: string): Record<string, string> => ({ 'package.json': JSON.stringify({ scripts: { test }, devDependencies: { jest: '30' } }) });
-const HEAD = ['node', '/rt/reporters/jest/launch.mjs', '--package', '/p/node_modules/jest', '--report', '/p/.run-tests/jest-events.jsonl'];
+const HEAD = ['node', '/rt/reporters/jest/launch.cjs', '--package', '/p/node_modules/jest', '--report', '/p/.run-tests/jest-events.jsonl'];
 const record = (file: string | null, name: string, id = `${file}::${name}`): FailedTestRecord => ({ test_name: name, file, line: 1, status: 'failed', message: 'm', id });
 
 describe('jest adapter', () => {

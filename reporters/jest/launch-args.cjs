@@ -1,6 +1,7 @@
+'use strict';
 /* The launcher's own arguments (shared by the jest and vitest launchers). */
 
-export function parseLauncherArgs(args) {
+function parseLauncherArgs(args) {
   const opts = { package: null, report: null, paths: [], name: null, scriptArgs: [] };
   for (let i = 0; i < args.length; i += 1) {
     const arg = args[i];
@@ -24,4 +25,6 @@ export function parseLauncherArgs(args) {
 const escapeRegex = (text) => text.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&');
 
 /** Exactly this file, or everything under this directory, as a path regex. */
-export const pathPattern = (absolute) => `^${escapeRegex(absolute.replace(/\/+$/, ''))}(?:/|$)`;
+const pathPattern = (absolute) => `^${escapeRegex(absolute.replace(/\/+$/, ''))}(?:/|$)`;
+
+module.exports = { parseLauncherArgs, pathPattern };
