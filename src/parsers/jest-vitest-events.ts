@@ -82,7 +82,9 @@ function apply(mapper: EventMapper, record: Json, lineNo: number, state: State, 
         return;
       }
       const key = file ?? '';
-      state.byFile.set(key, [...(state.byFile.get(key) ?? []), test]);
+      const streamed = state.byFile.get(key);
+      if (streamed) streamed.push(test);
+      else state.byFile.set(key, [test]);
       state.finished += 1;
       return;
     }
