@@ -11,7 +11,7 @@
 import path from 'node:path';
 import type { FailedTest, ParseContext, ParsedReport, TestResult } from '../core/types.js';
 import { classify, Diagnostics, docTestLocation, panicOf, type Location } from './cargo-text.js';
-import { boundMessage, relativeFile, str } from './fields.js';
+import { appendAll, boundMessage, relativeFile, str } from './fields.js';
 import { lineParser, parseText, type ParserFactory } from './stream.js';
 
 type Json = Record<string, unknown>;
@@ -108,7 +108,7 @@ class CargoStream {
     const tests: TestResult[] = [...this.compileErrors.values()];
     let complete = !this.cutOff && this.builds > 0;
     for (const suite of this.suites) {
-      tests.push(...this.results(suite));
+      appendAll(tests, this.results(suite));
       if (!suite.done) complete = false;
     }
     for (const run of this.runs.filter((r) => r.suite === null)) {

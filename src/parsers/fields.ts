@@ -39,6 +39,12 @@ export function parseJsonObject(line: string): JsonObject | undefined {
   }
 }
 
+/** Appends `items` to `target`. push(...items) passes each item as an argument, which
+ * overflows the stack somewhere above 100,000 items: one suite can hold that many. */
+export function appendAll<T>(target: T[], items: readonly T[]): void {
+  for (const item of items) target.push(item);
+}
+
 /** A line shortened for a warning. */
 export const preview = (line: string): string => (line.length > 80 ? `${line.slice(0, 80)}…` : line);
 

@@ -5,7 +5,7 @@
  * claims more such files than the report shows, the difference is kept as
  * unattributed error entries. An interrupted run (`wasInterrupted`) is not complete. */
 import type { FailedTest, ParseContext, ParsedReport, TestResult } from '../core/types.js';
-import { boundMessage, int, relativeFile, str } from './fields.js';
+import { appendAll, boundMessage, int, relativeFile, str } from './fields.js';
 import { JEST_NAME_SEPARATOR } from './jest.js';
 import { loadErrorName, objects, strings, stripAnsi, testId, type Json } from './jest-vitest-events.js';
 import { stackFrames } from './js-stack.js';
@@ -44,7 +44,7 @@ function fromReport(doc: Json, ctx: ParseContext): ParsedReport {
       if (typeof test === 'string') warnings.push(`jest --json: ${test}`);
       else own.push(test);
     }
-    tests.push(...own);
+    appendAll(tests, own);
     const error = suiteError(suite, file, own, ctx);
     if (error !== null) {
       tests.push(error);

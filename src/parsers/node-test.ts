@@ -9,7 +9,7 @@
  * A failure of a whole file (it failed to load, or its process exited early), of a
  * describe block or of a parent test is file-level: id = file. */
 import type { ParseContext, Parser, TestResult } from '../core/types.js';
-import { boundMessage, int, relativeFile, str } from './fields.js';
+import { appendAll, boundMessage, int, relativeFile, str } from './fields.js';
 import { errorFields, failureMessage, isAssertion, jsonLine, lineInTestFile, type ErrorFields, type Json } from './mocha-node-shared.js';
 import { nodeTestId } from './node-test-id.js';
 import { lineParser, parseText, type ParserFactory } from './stream.js';
@@ -119,7 +119,7 @@ function finished(r: Json, name: string, nesting: number, ctx: ParseContext, acc
   }
   const parent = (acc.frames[nesting - 1] ??= newFrame(`(nesting ${nesting - 1})`));
   parent.hasChildren = true;
-  parent.pending.push(...results);
+  appendAll(parent.pending, results);
 }
 
 /** Ancestors that are describe blocks come first; the rest are tests and subtests. */

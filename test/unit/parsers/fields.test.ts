@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { boundMessage, int, relativeFile } from '../../../src/parsers/fields.js';
+import { appendAll, boundMessage, int, relativeFile } from '../../../src/parsers/fields.js';
 
 describe('boundMessage', () => {
   it('cuts at 2 KiB without splitting a UTF-8 character, marking the cut', () => {
@@ -25,5 +25,13 @@ describe('relativeFile', () => {
 describe('int', () => {
   it('accepts only 1-based whole numbers', () => {
     expect([int(3), int(0), int(-1), int(1.5), int('3')]).toEqual([3, null, null, null, null]);
+  });
+});
+
+describe('appendAll', () => {
+  it('appends in order, past the number of arguments a call can take', () => {
+    const target = [-1];
+    appendAll(target, Array.from({ length: 300_000 }, (_, i) => i));
+    expect([target.length, target[0], target[1], target[300_000]]).toEqual([300_001, -1, 0, 299_999]);
   });
 });

@@ -59,3 +59,12 @@ describe('jest --json, edge cases', () => {
     expect(parseJestJson('', ctx).complete).toBe(false);
   });
 });
+
+describe('jest --json, large files', () => {
+  it('reads a file of 200,000 tests (appending them one argument each would overflow the stack)', () => {
+    const many = Array.from({ length: 200_000 }, (_, i) => assertion({ title: `t${i}` }));
+    const r = report([{ name: '/p/a.test.js', status: 'passed', assertionResults: many }]);
+    expect(r.tests).toHaveLength(200_000);
+    expect(r.tests[199_999]).toMatchObject({ name: 'd › t199999', status: 'passed' });
+  });
+});
