@@ -20,5 +20,8 @@ export async function plannedRunner(root, spec) {
   for (const key of Object.keys(env)) {
     if (key.startsWith('RUN_TESTS_') && key.endsWith('_REPORT')) env[key] = `${scratch}/report`;
   }
-  return command({ ...spec, argv: plan.argv, cwd: root, env, shown: `${plan.argv.join(' ')}, with run-tests' reporter env` });
+  // A report named on the command line (the jest launcher's --report) goes there too.
+  const artifacts = `${plan.project_root}/.run-tests/`;
+  const argv = plan.argv.map((arg) => (arg.startsWith(artifacts) ? `${scratch}/${arg.slice(artifacts.length)}` : arg));
+  return command({ ...spec, argv, cwd: root, env, shown: `${plan.argv.join(' ')}, with run-tests' reporter env` });
 }
