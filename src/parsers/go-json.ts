@@ -41,9 +41,11 @@ const decode = (literal: string): string => JSON.parse(literal) as string;
 
 interface TestState {
   readonly name: string;
-  /** Its output events, each as its JSON string literal, in order. */
+  /** Its output events, each as its JSON string literal, in order, while it runs. */
   readonly output: string[];
   done: boolean;
+  /** Once done: its output showed a panic (which ends the package's test binary). */
+  panicked: boolean;
   hasChildren: boolean;
   hasFailedChild: boolean;
 }
@@ -169,7 +171,7 @@ class GoStream {
 
   private test(pkg: PackageState, name: string): TestState {
     let test = pkg.tests.get(name);
-    if (!test) pkg.tests.set(name, (test = { name, output: [], done: false, hasChildren: false, hasFailedChild: false }));
+    if (!test) pkg.tests.set(name, (test = { name, output: [], done: false, panicked: false, hasChildren: false, hasFailedChild: false }));
     return test;
   }
 
@@ -182,15 +184,14 @@ class GoStream {
     test.done = true;
     if (action === 'fail') for (const parent of ancestors(pkg, test.name)) parent.hasFailedChild = true;
     // A parent counts only when it failed on its own (no child failed): that failure is its own.
-    if (test.hasChildren && (action !== 'fail' || test.hasFailedChild)) return;
+    if (test.hasChildren && (action !== 'fail' || test.hasFailedChild)) return this.settle(test, test.output.map(decode));
     const id = `${pkg.path} ${test.name}`;
     if (action === 'pass') {
       // Built whole, without spreads: most results are passes, and large runs have many.
       this.add(pkg, elapsed === null
         ? { id, name: test.name, file: null, line: null, status: 'passed' }
         : { id, name: test.name, file: null, line: null, durationMs: Math.round(elapsed * 1000), status: 'passed' });
-      // A passed test's output has served (a failed one's may name a panic at the
-      // package's end): memory stays with the tests still running.
+      // Its output has served: memory stays with the tests still running.
       test.output.length = 0;
       return;
     }
@@ -201,7 +202,15 @@ class GoStream {
       test.output.length = 0;
     } else {
       this.add(pkg, this.failed(pkg, output, base));
+      this.settle(test, output);
     }
+  }
+
+  /** A finished test keeps of its output only whether it panicked, which finishPackage
+   * reports; `output` is its output decoded, once. */
+  private settle(test: TestState, output: readonly string[]): void {
+    test.panicked = panicked(output);
+    test.output.length = 0;
   }
 
   private failed(pkg: PackageState, output: readonly string[], base: Base, extra = ''): FailedTest {
@@ -227,7 +236,7 @@ class GoStream {
       this.add(pkg, { ...result, status: 'error' });
       this.warnings.push(`${pkg.path}: ${why} (${test.name}); its later tests did not run`);
     }
-    const panicking = [...pkg.tests.values()].find((t) => t.done && t.output.length > 0 && panicked(t.output.map(decode)));
+    const panicking = [...pkg.tests.values()].find((t) => t.done && t.panicked);
     if (panicking) this.warnings.push(`${pkg.path}: ${panicking.name} panicked, which ends the test binary; the package's later tests did not run`);
     if (pkg.results === 0 && !this.build.has(pkg.path)) this.add(pkg, this.packageFailure(pkg));
   }
