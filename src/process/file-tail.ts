@@ -17,8 +17,15 @@ export class FileTail {
   private resumed: (() => void) | null = null;
   private error: Error | null = null;
 
-  /** Reads `fd` from byte `from` on (what the file held before belongs to someone else). */
-  constructor(private readonly fd: number, from: number, private readonly onBytes: (bytes: Buffer) => void) {
+  /** Reads `fd` from byte `from` on (what the file held before belongs to someone else).
+   * `onTruncated`: the file shrank below what was read (a process of the runner opened it
+   * anew with O_TRUNC, as a shell does for `> /dev/stdout`); reading goes on from its start. */
+  constructor(
+    private readonly fd: number,
+    from: number,
+    private readonly onBytes: (bytes: Buffer) => void,
+    private readonly onTruncated: () => void = () => undefined,
+  ) {
     this.offset = from;
     this.timer = setInterval(() => this.read(), POLL_MS);
     this.timer.unref(); // the runner keeps the process alive, never the tail on its own
@@ -60,6 +67,10 @@ export class FileTail {
       let bytes: Buffer;
       try {
         const size = fs.fstatSync(this.fd).size;
+        if (size < this.offset) {
+          this.offset = 0;
+          this.onTruncated();
+        }
         if (size <= this.offset) return 'end';
         bytes = Buffer.allocUnsafe(Math.min(size - this.offset, READ_BYTES));
         const read = fs.readSync(this.fd, bytes, 0, bytes.length, this.offset);

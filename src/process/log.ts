@@ -1,5 +1,4 @@
 import { openSync } from 'node:fs';
-import type { Readable } from 'node:stream';
 import { BatchedFile } from './batched-file.js';
 import { SourceGate } from './source-gate.js';
 import { TailRing } from './tail-ring.js';
@@ -42,14 +41,7 @@ export class RunLog {
     return this.bytesRead;
   }
 
-  attach(source: Readable | null): void {
-    if (source === null) return;
-    this.gate.add(source);
-    source.on('data', (chunk: Buffer) => this.take(chunk));
-  }
-
-  /** The runner's bytes from a source that is not a stream (a FileTail, which the caller
-   * adds to the gate). */
+  /** The runner's bytes, from the FileTail of its output (which the caller adds to the gate). */
   take(chunk: Buffer): void {
     this.bytesRead += chunk.length;
     this.lastByte = chunk[chunk.length - 1] ?? this.lastByte;

@@ -13,18 +13,18 @@ interface Partial {
 }
 
 /** Appends the lines of the runner's streams to one file, whole lines at a time per
- * stream, so lines of two streams never split each other. For runners whose structured
- * report is their output (go test -json, TAP on stdout): the runner writes its stdout
+ * stream, so lines of two streams never split each other. The runner writes its stdout
  * into that file itself (see startProcess), and this adds its stderr. Unlike the log
- * it is never capped or marked. Bytes are copied as they came: a character split
- * between two chunks stays whole. */
+ * it is never capped or marked: for go test -json or TAP on stdout, the file is the
+ * report. Bytes are copied as they came: a character split between two chunks stays whole. */
 export class OutputCopy {
   private readonly file: BatchedFile;
   private readonly partials = new Map<Readable, Partial>();
 
-  /** `gate`: the runner's streams as the log pauses them (attach() does not add them). */
-  constructor(path: string, private readonly gate: SourceGate | null = null) {
-    this.file = BatchedFile.open(path, { flags: 'a' });
+  /** `file`: a path, or a descriptor open for appending (closed by close()). `gate`: the
+   * runner's streams as the log pauses them (attach() does not add them). */
+  constructor(file: string | number, private readonly gate: SourceGate | null = null) {
+    this.file = typeof file === 'number' ? BatchedFile.open('', { fd: file }) : BatchedFile.open(file, { flags: 'a' });
   }
 
   attach(source: Readable | null): void {

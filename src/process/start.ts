@@ -1,5 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import crossSpawn from 'cross-spawn';
 import { HarnessError } from '../core/errors.js';
@@ -17,6 +18,8 @@ const LEFTOVER_WAIT_MS = 500;
 /** After SIGKILL the group dies in moments; poll for it, but never wait forever. */
 const REAP_POLL_MS = 10;
 const REAP_DEADLINE_MS = 2000;
+/** How often a group sent SIGTERM (or a forwarded signal) is looked at until it is gone. */
+const GROUP_POLL_MS = 50;
 
 type Termination = 'timeout' | 'interrupt' | 'leftover';
 
@@ -32,36 +35,48 @@ export function startProcess(options: StartOptions): RunningProcess {
     const message = `cannot create log ${options.logPath}: ${(error as Error).message}`;
     return notStarted(new HarnessError('SPAWN_FAILED', message, { path: options.logPath }));
   }
-  let capture: Capture | null = null;
+  const scratch = !options.outputCopy;
+  const capturePath = options.outputCopy || scratchPath(options.logPath);
+  let capture: Capture;
   try {
-    capture = options.outputCopy ? openCapture(options.outputCopy) : null;
+    capture = openCapture(capturePath, scratch);
   } catch (error) {
-    const message = `cannot create ${options.outputCopy}: ${(error as Error).message}`;
     void log.close().catch(() => undefined);
-    return notStarted(new HarnessError('SPAWN_FAILED', message, { path: options.outputCopy ?? '' }));
+    return notStarted(new HarnessError('SPAWN_FAILED', `cannot create ${capturePath}: ${(error as Error).message}`, { path: capturePath }));
   }
   return new Run(options, log, gate, capture);
 }
 
-/** The output copy, opened for the runner to append its stdout to, and for reading. */
+/** The file the runner's stdout goes to, open for the runner to append to, for an
+ * OutputCopy to append stderr's lines to, and for reading back into the log. */
 interface Capture {
   readonly path: string;
   readonly writeFd: number;
+  readonly copyFd: number;
   readonly readFd: number;
   /** Its size before this command: an earlier command of the run wrote that part. */
   readonly from: number;
 }
 
-function openCapture(path: string): Capture {
-  const writeFd = fs.openSync(path, 'a');
+/** `outputCopy`, a report that is the runner's own output, is kept, and each command
+ * appends to it. Any other runner's output goes to a scratch file beside the log, unlinked
+ * once open: it is gone when the last descriptor closes, also if run-tests is killed. */
+function openCapture(file: string, scratch: boolean): Capture {
+  const fds: number[] = [];
   try {
-    const readFd = fs.openSync(path, 'r');
-    return { path, writeFd, readFd, from: fs.fstatSync(readFd).size };
+    for (const flag of [scratch ? 'ax' : 'a', 'a', 'r']) fds.push(fs.openSync(file, flag));
+    if (scratch) fs.unlinkSync(file);
+    const [writeFd = -1, copyFd = -1, readFd = -1] = fds;
+    return { path: file, writeFd, copyFd, readFd, from: fs.fstatSync(readFd).size };
   } catch (error) {
-    fs.closeSync(writeFd);
+    for (const fd of fds) fs.closeSync(fd);
     throw error;
   }
 }
+
+let scratchFiles = 0;
+const scratchPath = (logPath: string): string =>
+  path.join(path.dirname(logPath), `.output-${process.pid}-${scratchFiles++}`);
 
 function notStarted(error: Error): RunningProcess {
   const done = Promise.reject(error);
@@ -87,29 +102,31 @@ class Run implements RunningProcess {
   private interrupted = false;
   private leftoverProcesses = false;
   private finished = false;
-  /** With an output copy: stderr's lines, appended to the file the runner's stdout goes to. */
-  private readonly copy: OutputCopy | null;
-  /** With an output copy: the file, read back into the log. */
+  private groupWatch: NodeJS.Timeout | null = null;
+  /** stderr's lines, appended to the file the runner's stdout goes to. */
+  private readonly copy: OutputCopy;
+  /** That file, read back into the log; null until the runner started. */
   private tail: FileTail | null = null;
 
-  /** Without `capture`, the runner's stdout and stderr are pipes read into the log. With
-   * it (go test -json, whose report is its stdout), stdout goes straight into the output
-   * copy, with no pipe and no work here per write the runner makes; stderr stays a pipe
-   * whose whole lines are appended to the same file; and the log is read from the file. */
+  /** The runner's stdout goes straight into a file (the capture), with no pipe and no
+   * work here per write the runner makes (progress dots, go test -json's events), and
+   * the log is read from the file as it grows. stderr stays a pipe whose whole lines are
+   * appended to the same file: they never split a line of a report, and a script that
+   * writes to /dev/stderr (which opens it anew, truncating a file) cannot clobber it. */
   constructor(
     private readonly options: StartOptions,
     private readonly log: RunLog,
     gate: SourceGate,
-    private readonly capture: Capture | null,
+    private readonly capture: Capture,
   ) {
     this.done = new Promise((resolve, reject) => (this.settle = { resolve, reject }));
-    this.copy = capture === null ? null : new OutputCopy(capture.path, gate);
+    this.copy = new OutputCopy(capture.copyFd, gate);
     const [command = '', ...args] = options.argv;
     try {
       this.child = crossSpawn(command, args, {
         cwd: options.cwd,
         env: options.env,
-        stdio: ['ignore', capture === null ? 'pipe' : capture.writeFd, 'pipe'],
+        stdio: ['ignore', capture.writeFd, 'pipe'],
         detached: true, // setsid(): the runner leads a new group we can signal as a whole
       });
     } catch (error) {
@@ -117,21 +134,18 @@ class Run implements RunningProcess {
       void this.fail(error as NodeJS.ErrnoException);
       return;
     } finally {
-      if (capture !== null) fs.closeSync(capture.writeFd); // the runner has its own
+      fs.closeSync(capture.writeFd); // the runner has its own
     }
     this.pid = this.child.pid ?? 0;
     this.child.on('error', (error) => this.onError(error));
     this.child.once('exit', (code, signal) => this.onExit(code, signal));
     this.child.once('close', () => this.onClose());
-    if (capture === null) {
-      log.attach(this.child.stdout);
-      log.attach(this.child.stderr);
-    } else {
-      this.tail = new FileTail(capture.readFd, capture.from, (bytes) => log.take(bytes));
-      gate.add(this.tail);
-      if (this.child.stderr !== null) gate.add(this.child.stderr);
-      this.copy?.attach(this.child.stderr);
-    }
+    this.tail = new FileTail(capture.readFd, capture.from, (bytes) => log.take(bytes), () => {
+      log.note('the file the runner\'s stdout goes to was truncated while it ran (a process it started opened /dev/stdout for writing?); what was written just before may be missing here');
+    });
+    gate.add(this.tail);
+    if (this.child.stderr !== null) gate.add(this.child.stderr);
+    this.copy.attach(this.child.stderr);
     if (options.timeoutMs !== null && this.pid > 0) {
       this.timeoutTimer = this.after(options.timeoutMs, () => this.onTimeout());
     }
@@ -145,6 +159,7 @@ class Run implements RunningProcess {
     if (signal === 'SIGKILL') this.sigkillAt ??= performance.now();
     this.termination ??= { reason: 'interrupt', signal };
     this.armKill();
+    this.watchSignalledGroup();
   }
 
   private onTimeout(): void {
@@ -189,9 +204,19 @@ class Run implements RunningProcess {
     }
     if (!this.stdioClosed) return;
     if (!membersLeft) return void this.finish();
-    if (this.sigkillAt === null) return; // the SIGKILL timer calls back
+    if (this.sigkillAt === null) return this.watchSignalledGroup();
     if (performance.now() - this.sigkillAt > REAP_DEADLINE_MS) return void this.finish();
     this.after(REAP_POLL_MS, () => this.maybeFinish());
+  }
+
+  /** Signalled members may obey at once: look again until they are gone, or the SIGKILL
+   * timer calls back. (No closing pipe says so: the runner's output is a file.) */
+  private watchSignalledGroup(): void {
+    if (this.groupWatch !== null) return;
+    this.groupWatch = this.after(GROUP_POLL_MS, () => {
+      this.groupWatch = null;
+      this.maybeFinish();
+    });
   }
 
   private terminate(reason: Termination, why: string): void {
@@ -200,6 +225,7 @@ class Run implements RunningProcess {
     this.clearTimeout();
     if (killProcessGroup(this.pid, 'SIGTERM')) this.note(`${why}; sent SIGTERM to process group ${this.pid}`);
     this.armKill();
+    this.watchSignalledGroup();
   }
 
   private armKill(): void {
@@ -208,7 +234,7 @@ class Run implements RunningProcess {
     this.after(this.options.killGraceMs, () => {
       this.sigkillAt = performance.now();
       const sent = this.termination?.signal ?? 'SIGTERM';
-      if (killProcessGroup(this.pid, 'SIGKILL')) {
+      if (groupHasLiveMembers(this.pid) && killProcessGroup(this.pid, 'SIGKILL')) {
         this.note(`process group ${this.pid} still running ${formatMs(this.options.killGraceMs)} after ${sent}; sent SIGKILL`);
       }
       this.maybeFinish();
@@ -251,13 +277,12 @@ class Run implements RunningProcess {
     }
   }
 
-  /** In order: stderr's last lines into the output copy, the whole copy into the log,
+  /** In order: stderr's last lines into the output copy, the whole capture into the log,
    * then the log. Rejects with the first write error, after closing everything. */
   private async closeFiles(): Promise<void> {
-    const copied = this.copy?.close().then(() => null, (error: unknown) => error) ?? null;
-    const copyError = await copied;
+    const copyError = await this.copy.close().then(() => null, (error: unknown) => error);
     if (this.tail !== null) await this.tail.finish();
-    else if (this.capture !== null) fs.closeSync(this.capture.readFd); // the spawn failed
+    else fs.closeSync(this.capture.readFd); // the spawn failed
     await this.log.close();
     if (copyError !== null) throw copyError;
     if (this.tail?.failed) throw this.tail.failed;
@@ -300,6 +325,7 @@ class Run implements RunningProcess {
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
     this.timeoutTimer = null;
+    this.groupWatch = null;
   }
 }
 

@@ -6,16 +6,17 @@ export interface StartOptions {
   readonly cwd: string;
   /** The full child environment; the caller builds it. */
   readonly env: NodeJS.ProcessEnv;
-  /** Created or truncated (appended to with `appendLog`); the child's stdout and stderr are streamed here. */
+  /** Created or truncated (appended to with `appendLog`); the child's stdout and stderr are copied here. */
   readonly logPath: string;
   /** Append to the log instead of truncating it: a later command of the same run. */
   readonly appendLog?: boolean;
   /** Cap on the bytes this command writes to the log (absent or null: no cap): the first
    * half of the cap, a marker line, the last half. The tee and the output copy get everything. */
   readonly maxLogBytes?: number | null;
-  /** A report that is the runner's own output, such as go test -json: the child's
-   * stdout is this file, opened for appending (no pipe), its stderr is appended whole
-   * lines at a time, and the log is read from the file as it grows. */
+  /** The child's stdout is a file, opened for appending (no pipe), its stderr is appended
+   * to it whole lines at a time, and the log is read from the file as it grows. This
+   * names that file when it is a report to keep (go test -json); otherwise it is a
+   * scratch file beside the log, unlinked as soon as it is open. */
   readonly outputCopy?: string | null;
   readonly timeoutMs: number | null;
   /** How long SIGTERM (or a forwarded signal) may take before SIGKILL. */

@@ -41,6 +41,21 @@ describe('FileTail', () => {
     expect(seen.join('')).toBe('held\n');
   });
 
+  it('starts again from the beginning of a file truncated under it, and says so', async () => {
+    const path = join(tempDir(), 'output.txt');
+    writeFileSync(path, '');
+    const seen: string[] = [];
+    let truncations = 0;
+    const tail = new FileTail(openSync(path, 'r'), 0, (bytes) => seen.push(bytes.toString()), () => truncations++);
+    appendFileSync(path, 'a first line, longer than what replaces it\n');
+    await waitFor('the first line', () => seen.length === 1);
+    writeFileSync(path, 'new\n');
+    await waitFor('the new content', () => seen.length === 2);
+    await tail.finish();
+    expect(seen).toEqual(['a first line, longer than what replaces it\n', 'new\n']);
+    expect(truncations).toBe(1);
+  });
+
   it('reads a backlog larger than one read in several, in order', async () => {
     const { path, tail, seen } = tailOf('');
     const big = Array.from({ length: 100_000 }, (_, i) => `line ${i}\n`).join('');

@@ -48,6 +48,19 @@ export function hasOpenFd(path: string): boolean {
   });
 }
 
+/** What this test process still has open under the directory (a deleted file shows as
+ * "<path> (deleted)"). */
+export function openFdsUnder(dir: string): string[] {
+  return readdirSync('/proc/self/fd').flatMap((fd) => {
+    try {
+      const target = readlinkSync(`/proc/self/fd/${fd}`);
+      return target.startsWith(`${dir}/`) ? [target] : [];
+    } catch {
+      return [];
+    }
+  });
+}
+
 export function logContains(path: string, text: string): () => boolean {
   return () => {
     try {

@@ -1,10 +1,10 @@
 import { afterAll, describe, expect, it } from '@jest/globals';
-import { chmodSync, writeFileSync } from 'node:fs';
+import { chmodSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { HarnessError } from '../../../src/core/errors.js';
 import { startProcess } from '../../../src/process/index.js';
-import { hasOpenFd, nodeScript, readLog, removeTempDirs, scripts, tempDir } from './helpers.js';
+import { hasOpenFd, nodeScript, openFdsUnder, readLog, removeTempDirs, scripts, tempDir } from './helpers.js';
 
 afterAll(removeTempDirs);
 
@@ -47,6 +47,28 @@ describe('startProcess: output', () => {
     expect(teed).toBe(log);
     expect(tee.writableEnded).toBe(false); // the tee is borrowed, never ended
     expect(hasOpenFd(options.logPath)).toBe(false);
+  });
+
+  it('gives the runner a scratch file as stdout and a pipe as stderr, logs both, and leaves no file behind', async () => {
+    const options = nodeScript('stdio-probe.js', []);
+    const outcome = await startProcess(options).done;
+    expect(outcome).toEqual({ ...plainExit, exitCode: 0, durationMs: expect.any(Number) });
+    const lines = readLog(options.logPath).split('\n').filter(Boolean);
+    // The file was unlinked before the runner started; its only trace is the log.
+    expect(lines.slice(0, 2)).toEqual(['stdout is a regular file, stderr is not a file', 'cwd holds: runner.log']);
+    expect(lines.filter((l) => l.startsWith('out'))).toEqual(['out 1', 'out 2']);
+    expect(lines.filter((l) => l.startsWith('err'))).toEqual(['err 1', 'err 2']);
+    expect(lines).toHaveLength(6);
+    expect(readdirSync(options.cwd)).toEqual(['runner.log']);
+    expect(openFdsUnder(options.cwd)).toEqual([]);
+  });
+
+  it('notes in the log when a process truncates the stdout file, and logs what comes after', async () => {
+    const options = nodeScript('clobber-stdout.js', []);
+    const outcome = await startProcess(options).done;
+    expect(outcome.exitCode).toBe(0);
+    const lines = Array.from({ length: 100 }, (_, i) => `line ${i + 1} of the runner's output\n`).join('');
+    expect(readLog(options.logPath)).toBe(`${lines}run-tests: the file the runner's stdout goes to was truncated while it ran (a process it started opened /dev/stdout for writing?); what was written just before may be missing here\nclobbered\nafter\n`);
   });
 
   it('truncates an existing log', async () => {
