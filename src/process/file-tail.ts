@@ -3,8 +3,10 @@ import fs from 'node:fs';
 /** How often the file is read while the runner writes it: the log on disk and the tee
  * lag the runner by at most this much. */
 const POLL_MS = 30;
-/** The most one read takes; a larger backlog is read in several. */
-const READ_BYTES = 256 * 1024;
+/** The most one read takes; a larger backlog is read in several. Each read is a new
+ * buffer (the log keeps it), and below malloc's mapping threshold (128 KiB) that comes
+ * from reused memory rather than a fresh mapping. */
+const READ_BYTES = 64 * 1024;
 
 /** What a child process appends to a file, handed on a read at a time. The runner writes
  * its output straight into the file: no pipe, and no work in this process per write the
