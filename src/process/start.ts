@@ -50,7 +50,6 @@ export function startProcess(options: StartOptions): RunningProcess {
 /** The file the runner's stdout goes to, open for the runner to append to, for an
  * OutputCopy to append stderr's lines to, and for reading back into the log. */
 interface Capture {
-  readonly path: string;
   readonly writeFd: number;
   readonly copyFd: number;
   readonly readFd: number;
@@ -60,14 +59,15 @@ interface Capture {
 
 /** `outputCopy`, a report that is the runner's own output, is kept, and each command
  * appends to it. Any other runner's output goes to a scratch file beside the log, unlinked
- * once open: it is gone when the last descriptor closes, also if run-tests is killed. */
+ * once open: it is gone when the last descriptor closes, also if run-tests is killed.
+ * Either way, what the file already held is not this command's (`from`). */
 function openCapture(file: string, scratch: boolean): Capture {
   const fds: number[] = [];
   try {
-    for (const flag of [scratch ? 'ax' : 'a', 'a', 'r']) fds.push(fs.openSync(file, flag));
+    for (const flag of ['a', 'a', 'r']) fds.push(fs.openSync(file, flag));
     if (scratch) fs.unlinkSync(file);
     const [writeFd = -1, copyFd = -1, readFd = -1] = fds;
-    return { path: file, writeFd, copyFd, readFd, from: fs.fstatSync(readFd).size };
+    return { writeFd, copyFd, readFd, from: fs.fstatSync(readFd).size };
   } catch (error) {
     for (const fd of fds) fs.closeSync(fd);
     throw error;
@@ -210,7 +210,8 @@ class Run implements RunningProcess {
   }
 
   /** Signalled members may obey at once: look again until they are gone, or the SIGKILL
-   * timer calls back. (No closing pipe says so: the runner's output is a file.) */
+   * timer calls back. (stdout is a file, and stderr's pipe closes only when the last
+   * process holding it is gone, if any still held it.) */
   private watchSignalledGroup(): void {
     if (this.groupWatch !== null) return;
     this.groupWatch = this.after(GROUP_POLL_MS, () => {
