@@ -21,10 +21,10 @@ export class OutputCopy {
   private readonly file: BatchedFile;
   private readonly partials = new Map<Readable, Partial>();
 
-  /** `file`: a path, or a descriptor open for appending (closed by close()). `gate`: the
-   * runner's streams as the log pauses them (attach() does not add them). */
-  constructor(file: string | number, private readonly gate: SourceGate | null = null) {
-    this.file = typeof file === 'number' ? BatchedFile.open('', { fd: file }) : BatchedFile.open(file, { flags: 'a' });
+  /** `fd`: the file, open for appending (close() closes it). `gate`: the runner's streams
+   * as the log pauses them (attach() does not add them). */
+  constructor(fd: number, private readonly gate: SourceGate | null = null) {
+    this.file = BatchedFile.open('', { fd });
   }
 
   attach(source: Readable | null): void {

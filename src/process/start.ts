@@ -15,11 +15,11 @@ import type { ProcessOutcome, RunningProcess, StartOptions } from './types.js';
 
 /** How long group members may outlive the runner before they count as leftovers. */
 const LEFTOVER_WAIT_MS = 500;
-/** After SIGKILL the group dies in moments; poll for it, but never wait forever. */
-const REAP_POLL_MS = 10;
-const REAP_DEADLINE_MS = 2000;
 /** How often a group sent SIGTERM (or a forwarded signal) is looked at until it is gone. */
 const GROUP_POLL_MS = 50;
+/** After SIGKILL the group dies in moments; look more often, but never wait forever. */
+const REAP_POLL_MS = 10;
+const REAP_DEADLINE_MS = 2000;
 
 type Termination = 'timeout' | 'interrupt' | 'leftover';
 
@@ -204,17 +204,16 @@ class Run implements RunningProcess {
     }
     if (!this.stdioClosed) return;
     if (!membersLeft) return void this.finish();
-    if (this.sigkillAt === null) return this.watchSignalledGroup();
-    if (performance.now() - this.sigkillAt > REAP_DEADLINE_MS) return void this.finish();
-    this.after(REAP_POLL_MS, () => this.maybeFinish());
+    if (this.sigkillAt !== null && performance.now() - this.sigkillAt > REAP_DEADLINE_MS) return void this.finish();
+    this.watchSignalledGroup();
   }
 
-  /** Signalled members may obey at once: look again until they are gone, or the SIGKILL
-   * timer calls back. (stdout is a file, and stderr's pipe closes only when the last
+  /** A signalled group may be gone at once: look again until it is, after SIGKILL until
+   * REAP_DEADLINE_MS. (stdout is a file, and stderr's pipe closes only when the last
    * process holding it is gone, if any still held it.) */
   private watchSignalledGroup(): void {
     if (this.groupWatch !== null) return;
-    this.groupWatch = this.after(GROUP_POLL_MS, () => {
+    this.groupWatch = this.after(this.sigkillAt === null ? GROUP_POLL_MS : REAP_POLL_MS, () => {
       this.groupWatch = null;
       this.maybeFinish();
     });

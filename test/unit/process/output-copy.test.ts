@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from '@jest/globals';
-import { readFileSync, statSync } from 'node:fs';
+import { openSync, readFileSync, statSync } from 'node:fs';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -12,7 +12,7 @@ afterAll(removeTempDirs);
 /** Two sources feeding one copy, written in the given order, then ended. */
 async function copyOf(writes: readonly ['out' | 'err', string | Buffer][]): Promise<Buffer> {
   const file = join(tempDir(), 'copy.txt');
-  const copy = new OutputCopy(file);
+  const copy = new OutputCopy(openSync(file, 'a'));
   const sources = { out: new PassThrough(), err: new PassThrough() };
   copy.attach(sources.out);
   copy.attach(sources.err);
@@ -48,7 +48,7 @@ describe('OutputCopy', () => {
   it('appends to what the file held (a second command of one run)', async () => {
     const file = join(tempDir(), 'copy.txt');
     for (const text of ['first\n', 'second\n']) {
-      const copy = new OutputCopy(file);
+      const copy = new OutputCopy(openSync(file, 'a'));
       const source = new PassThrough();
       copy.attach(source);
       source.end(text);
@@ -61,7 +61,7 @@ describe('OutputCopy', () => {
   it('holds the runner\'s output at the gate while the file is full, and copies all of it', async () => {
     const file = join(tempDir(), 'copy.txt');
     const gate = new SourceGate();
-    const copy = new OutputCopy(file, gate);
+    const copy = new OutputCopy(openSync(file, 'a'), gate);
     const source = new PassThrough();
     let pauses = 0;
     source.on('pause', () => (pauses += 1));
