@@ -1,6 +1,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import fs from 'node:fs';
 import path from 'node:path';
+import { isatty } from 'node:tty';
 import { HarnessError } from '../core/errors.js';
 import { EXAMPLES, EXIT_CODE_TABLE } from './help.js';
 import { parseCount, parseName, parseSeconds, parseSize, resolveCwd, resolveExistingFile, resolveFiles, resolveOutputPath } from './options.js';
@@ -58,7 +59,8 @@ async function run(files: string[], options: RunOptions): Promise<void> {
     minTests: parseCount('--min-tests', options.minTests),
     allowNoTests: options.allowNoTests === true,
     tee: options.stream ? process.stderr : null,
-    liveCount: !options.json && !options.stream && process.stderr.isTTY ? process.stderr : null,
+    // isatty, not process.stderr.isTTY: a run that shows no live count never builds the stream.
+    liveCount: !options.json && !options.stream && isatty(2) ? process.stderr : null,
     env: process.env,
     reportersDir,
     custom,

@@ -1,5 +1,5 @@
 import type { Invocation } from '../adapters/types.js';
-import { startProcess, type ProcessOutcome } from '../process/index.js';
+import { monotonicMs, startProcess, type ProcessOutcome } from '../process/index.js';
 import type { Interrupts } from './request.js';
 
 export interface CommandsOptions {
@@ -14,7 +14,7 @@ export interface CommandsOptions {
 /** Runs the invocation's commands one after another within one timeout; the first
  * non-zero exit is the run's, and a timeout or interrupt stops the sequence. */
 export async function runCommands(invocation: Invocation, options: CommandsOptions, interrupts: Interrupts): Promise<ProcessOutcome> {
-  const deadline = performance.now() + options.timeoutMs;
+  const deadline = monotonicMs() + options.timeoutMs;
   let combined: ProcessOutcome | null = null;
   for (const [index, argv] of [invocation.argv, ...(invocation.thenArgv ?? [])].entries()) {
     if (combined !== null && (interrupts.signal !== null || combined.timedOut)) break;
@@ -25,7 +25,7 @@ export async function runCommands(invocation: Invocation, options: CommandsOptio
       logPath: options.logPath,
       appendLog: index > 0,
       outputCopy: invocation.captureOutput ?? null,
-      timeoutMs: Math.max(1, Math.round(deadline - performance.now())),
+      timeoutMs: Math.max(1, Math.round(deadline - monotonicMs())),
       killGraceMs: options.killGraceMs,
       tee: options.tee,
       maxLogBytes: options.maxLogBytes,

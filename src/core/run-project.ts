@@ -1,11 +1,10 @@
-import fs from 'node:fs';
 import type { Adapter, Invocation } from '../adapters/types.js';
 import { readProjectFacts } from '../detect/facts.js';
 import { detectRunner, type Detection } from '../detect/detect.js';
 import type { ProjectSelection } from '../detect/roots.js';
 import type { ProcessOutcome } from '../process/index.js';
 import { artifactPaths, ensureArtifactsDir, type ArtifactPaths } from '../store/artifacts.js';
-import { writeJsonAtomic } from '../store/atomic.js';
+import { removeFile, writeJsonAtomic } from '../store/atomic.js';
 import { readLastFailures, writeLastFailures } from '../store/last-failures.js';
 import { buildReport, harnessErrorReport, nothingToRerun, type Context } from './build-report.js';
 import { runCommands } from './commands.js';
@@ -94,7 +93,7 @@ async function execute(run: Execution, interrupts: Interrupts): Promise<ProjectR
   }
   ensureArtifactsDir(artifacts);
   // A stale report from an earlier run must never be read as this run's.
-  for (const report of invocation.reports) fs.rmSync(report.path, { force: true });
+  for (const report of invocation.reports) removeFile(report.path);
   // The runner starts first: loading the parsers and following its reports overlap the run.
   const running = runCommands(invocation, {
     logPath: artifacts.log,

@@ -1,4 +1,5 @@
 export { startProcess } from './start.js';
+export { monotonicMs } from './clock.js';
 export { groupHasLiveMembers, killProcessGroup } from './kill.js';
 export type { ProcessOutcome, RunningProcess, StartOptions } from './types.js';
 export { onPath } from './on-path.js';

@@ -1,9 +1,9 @@
 import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
 import crossSpawn from 'cross-spawn';
 import { HarnessError } from '../core/errors.js';
+import { monotonicMs } from './clock.js';
 import { groupHasLiveMembers, killProcessGroup } from './kill.js';
 import { FileTail } from './file-tail.js';
 import { RunLog } from './log.js';
@@ -89,7 +89,7 @@ class Run implements RunningProcess {
   readonly done: Promise<ProcessOutcome>;
   private settle!: { resolve: (outcome: ProcessOutcome) => void; reject: (error: unknown) => void };
   private readonly child: ChildProcess | null = null;
-  private readonly startedAt = performance.now();
+  private readonly startedAt = monotonicMs();
   private readonly timers = new Set<NodeJS.Timeout>();
   private timeoutTimer: NodeJS.Timeout | null = null;
   private exit: { code: number | null; signal: NodeJS.Signals | null; at: number } | null = null;
@@ -156,7 +156,7 @@ class Run implements RunningProcess {
     this.interrupted = true;
     this.clearTimeout();
     if (killProcessGroup(this.pid, signal)) this.note(`interrupted; sent ${signal} to process group ${this.pid}`);
-    if (signal === 'SIGKILL') this.sigkillAt ??= performance.now();
+    if (signal === 'SIGKILL') this.sigkillAt ??= monotonicMs();
     this.termination ??= { reason: 'interrupt', signal };
     this.armKill();
     this.watchSignalledGroup();
@@ -173,7 +173,7 @@ class Run implements RunningProcess {
   }
 
   private onExit(code: number | null, signal: NodeJS.Signals | null): void {
-    this.exit = { code, signal, at: performance.now() };
+    this.exit = { code, signal, at: monotonicMs() };
     this.clearTimeout();
     this.after(LEFTOVER_WAIT_MS, () => this.onLeftoverWaitOver());
     this.maybeFinish();
@@ -204,7 +204,7 @@ class Run implements RunningProcess {
     }
     if (!this.stdioClosed) return;
     if (!membersLeft) return void this.finish();
-    if (this.sigkillAt !== null && performance.now() - this.sigkillAt > REAP_DEADLINE_MS) return void this.finish();
+    if (this.sigkillAt !== null && monotonicMs() - this.sigkillAt > REAP_DEADLINE_MS) return void this.finish();
     this.watchSignalledGroup();
   }
 
@@ -232,7 +232,7 @@ class Run implements RunningProcess {
     if (this.killArmed || this.sigkillAt !== null) return;
     this.killArmed = true;
     this.after(this.options.killGraceMs, () => {
-      this.sigkillAt = performance.now();
+      this.sigkillAt = monotonicMs();
       const sent = this.termination?.signal ?? 'SIGTERM';
       if (groupHasLiveMembers(this.pid) && killProcessGroup(this.pid, 'SIGKILL')) {
         this.note(`process group ${this.pid} still running ${formatMs(this.options.killGraceMs)} after ${sent}; sent SIGKILL`);

@@ -11,10 +11,20 @@ export function writeFileAtomic(file: string, content: string): void {
     fs.writeFileSync(temp, content);
     fs.renameSync(temp, file);
   } catch (error) {
-    fs.rmSync(temp, { force: true });
+    removeFile(temp);
     throw error;
   }
 }
 
 export const writeJsonAtomic = (file: string, value: unknown): void =>
   writeFileAtomic(file, `${JSON.stringify(value, null, 2)}\n`);
+
+/** Removes a file if it is there. Not fs.rmSync: its first use loads node's rimraf
+ * (~0.8 ms), and this runs before the runner starts. */
+export function removeFile(file: string): void {
+  try {
+    fs.unlinkSync(file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+}

@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, it } from '@jest/globals';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../../../src/store/atomic.js';
+import { removeFile, writeFileAtomic } from '../../../src/store/atomic.js';
 import { LAST_FAILURES_VERSION, readLastFailures, writeLastFailures } from '../../../src/store/last-failures.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'run-tests-store-'));
@@ -46,5 +46,28 @@ describe('writeFileAtomic', () => {
 
   it('throws when the directory is missing, and leaves nothing', () => {
     expect(() => writeFileAtomic(join(dir, 'no-such-dir', 'x.json'), '{}')).toThrow(/ENOENT/);
+  });
+
+  it('removes its temp file when the rename fails, and throws the rename\'s error', () => {
+    const sub = mkdtempSync(join(dir, 'atomic-'));
+    mkdirSync(join(sub, 'taken', 'inside'), { recursive: true });
+    expect(() => writeFileAtomic(join(sub, 'taken'), '{}')).toThrow(/EISDIR|ENOTEMPTY|EEXIST/);
+    expect(readdirSync(sub)).toEqual(['taken']);
+  });
+});
+
+describe('removeFile', () => {
+  it('removes a file, and treats a missing one as removed', () => {
+    const file = join(mkdtempSync(join(dir, 'remove-')), 'stale.jsonl');
+    writeFileSync(file, '{}\n');
+    removeFile(file);
+    expect(existsSync(file)).toBe(false);
+    expect(() => removeFile(file)).not.toThrow();
+  });
+
+  it('throws for anything else it cannot remove, such as a directory', () => {
+    const sub = mkdtempSync(join(dir, 'remove-'));
+    expect(() => removeFile(sub)).toThrow(/EISDIR|EPERM/);
+    expect(existsSync(sub)).toBe(true);
   });
 });
