@@ -184,7 +184,12 @@ class GoStream {
     test.done = true;
     if (action === 'fail') for (const parent of ancestors(pkg, test.name)) parent.hasFailedChild = true;
     // A parent counts only when it failed on its own (no child failed): that failure is its own.
-    if (test.hasChildren && (action !== 'fail' || test.hasFailedChild)) return this.settle(test, test.output.map(decode));
+    if (test.hasChildren && (action !== 'fail' || test.hasFailedChild)) {
+      // A panic fails its test, so a parent that passed or was skipped did not panic,
+      // whatever its output says: it is not read.
+      if (action !== 'fail') return void (test.output.length = 0);
+      return this.settle(test, test.output.map(decode));
+    }
     const id = `${pkg.path} ${test.name}`;
     if (action === 'pass') {
       // Built whole, without spreads: most results are passes, and large runs have many.

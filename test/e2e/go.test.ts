@@ -136,8 +136,9 @@ suite('go test -json', () => {
     const dir = await copyFixture('go-panic');
     const { exitCode, report } = await run(['--cwd', dir]);
     expect([exitCode, report.status]).toEqual([1, 'failed']);
-    expect(report.summary).toEqual({ run: 2, passed: 1, failures: 0, errors: 1, skips: 0 });
-    expect(failures(report)).toEqual([['TestPanics', 'panic_test.go', 9, 'error']]);
+    // TestBefore and TestSaysPanic/child passed; TestSaysPanic only printed "panic: ".
+    expect(report.summary).toEqual({ run: 3, passed: 2, failures: 0, errors: 1, skips: 0 });
+    expect(failures(report)).toEqual([['TestPanics', 'panic_test.go', 19, 'error']]);
     expect(report.failed_tests[0]?.message).toMatch(/^panic: assignment to entry in nil map/);
     expect(report.warnings).toEqual(["example.com/gopanic: TestPanics panicked, which ends the test binary; the package's later tests did not run"]);
   });
