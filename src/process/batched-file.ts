@@ -25,20 +25,9 @@ export class BatchedFile {
   private readonly drainWaiters = new Set<() => void>();
   private readonly idleWaiters: (() => void)[] = [];
 
-  private constructor(private readonly fd: number | null, openError: Error | null) {
-    this.error = openError;
-  }
-
-  /** `fd`: the file already opened by the caller (synchronously, so a bad path fails
-   * early); else it is opened here, and an error to open it is the first write error. */
-  static open(path: string, options: { fd: number } | { flags: 'a' | 'w' }): BatchedFile {
-    if ('fd' in options) return new BatchedFile(options.fd, null);
-    try {
-      return new BatchedFile(fs.openSync(path, options.flags), null);
-    } catch (error) {
-      return new BatchedFile(null, error as Error);
-    }
-  }
+  /** `fd`: the file, opened by the caller (synchronously, so a bad path fails early).
+   * close() closes it. */
+  constructor(private readonly fd: number) {}
 
   /** The first write error, after which writes are dropped (the caller keeps reading its sources). */
   get failed(): Error | null {
@@ -83,7 +72,7 @@ export class BatchedFile {
 
   private readonly flush = (): void => {
     this.stopTimer();
-    if (this.writingBytes > 0 || this.pending.length === 0 || this.error !== null || this.fd === null) return;
+    if (this.writingBytes > 0 || this.pending.length === 0 || this.error !== null) return;
     const buffers = this.pending;
     this.writingBytes = this.pendingBytes;
     this.pending = [];
@@ -107,7 +96,6 @@ export class BatchedFile {
   private closeFd(): Promise<void> {
     return new Promise((resolve, reject) => {
       const settle = (): void => (this.error === null ? resolve() : reject(this.error));
-      if (this.fd === null) return settle();
       fs.close(this.fd, (error) => {
         if (error) this.error ??= error;
         settle();

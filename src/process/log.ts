@@ -33,7 +33,7 @@ export class RunLog {
    * `maxBytes` caps what this log writes (null: no cap); an appended log is capped on its own. */
   static open(path: string, tee: NodeJS.WritableStream | null, append = false, maxBytes: number | null = null, gate = new SourceGate()): RunLog {
     const fd = openSync(path, append ? 'a' : 'w');
-    return new RunLog(BatchedFile.open(path, { fd }), tee, maxBytes, gate);
+    return new RunLog(new BatchedFile(fd), tee, maxBytes, gate);
   }
 
   /** Bytes read from the runner so far (markers excluded). */

@@ -24,7 +24,7 @@ export class OutputCopy {
   /** `fd`: the file, open for appending (close() closes it). `gate`: the runner's streams
    * as the log pauses them (attach() does not add them). */
   constructor(fd: number, private readonly gate: SourceGate | null = null) {
-    this.file = BatchedFile.open('', { fd });
+    this.file = new BatchedFile(fd);
   }
 
   attach(source: Readable | null): void {
