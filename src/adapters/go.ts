@@ -42,12 +42,41 @@ export const go: Adapter = {
   covers(record, result) {
     return !record.id.includes(' ') && result.id.startsWith(`${record.id} `);
   },
+
+  /** A failure go printed no `file_test.go:N:` for (an example's wrong output, t.Fail()
+   * without a message): the line of its top-level function in the package's _test.go
+   * files. A subtest gets its parent function's line. */
+  async locate(failure, facts) {
+    const space = failure.id.indexOf(' ');
+    const name = failure.name.split('/')[0] ?? '';
+    if (space === -1 || !GO_TEST_FUNCTION.test(name)) return null; // a package-level entry
+    // Loaded here, not before the runner starts: few runs have a failure to place.
+    const { packageDirOf } = await import('../parsers/go-package.js');
+    const dir = packageDirOf(failure.id.slice(0, space), modulePath(facts));
+    return dir === null ? null : definitionOf(name, facts, dir);
+  },
 };
+
+/** The functions go test runs: their names are Go identifiers. */
+const GO_TEST_FUNCTION = /^(?:Test|Example|Fuzz|Benchmark)\w*$/;
 
 /** The `module` directive of go.mod, or null. */
 export function modulePath(facts: ProjectFacts): string | null {
   const match = /^\s*module\s+("?)([^\s"]+)\1\s*(?:\/\/.*)?$/m.exec(facts.read('go.mod') ?? '');
   return match?.[2] ?? null;
+}
+
+/** `func <name>(` at the start of a line in the package's _test.go files, first file
+ * by name; the file relative to the project root. */
+function definitionOf(name: string, facts: ProjectFacts, dir: string): { file: string; line: number } | null {
+  const declaration = new RegExp(`^func ${name}\\(`, 'm');
+  for (const file of facts.list(dir).filter((f) => f.endsWith('_test.go')).sort()) {
+    const relative = dir === '' ? file : `${dir}/${file}`;
+    const text = facts.read(relative) ?? '';
+    const at = declaration.exec(text);
+    if (at !== null) return { file: relative, line: text.slice(0, at.index).split('\n').length };
+  }
+  return null;
 }
 
 /** Go's regexp.QuoteMeta: the text matched literally by RE2. */

@@ -1,5 +1,5 @@
 import type { ArtifactPaths } from '../store/artifacts.js';
-import type { FailedTestRecord, TestResult } from '../core/types.js';
+import type { FailedTest, FailedTestRecord, TestResult } from '../core/types.js';
 import type { ProjectFacts } from '../detect/facts.js';
 import type { ParserId } from '../parsers/index.js';
 
@@ -79,4 +79,8 @@ export interface Adapter {
    * package-level build failure, say, is settled once a test of that package ran).
    * Same ids, and file-level records (id = file) by a result in that file, always are. */
   covers?(record: FailedTestRecord, result: TestResult): boolean;
+  /** Where a failure the report gave no file for is defined, read from the project's
+   * sources (a go example's wrong output carries no `file_test.go:N:`); null if unknown.
+   * Called after the run, for those failures only. */
+  locate?(failure: FailedTest, facts: ProjectFacts): Promise<{ readonly file: string; readonly line: number } | null>;
 }

@@ -133,6 +133,17 @@ function liveCount(out: NodeJS.WriteStream): { show: (n: number) => void; clear:
   };
 }
 
+/** The results, with the failures the report gave no file for placed by the adapter
+ * where it can (read from the project's sources as they are now, after the run). */
+async function placed(tests: readonly TestResult[], adapter: Adapter, root: string): Promise<readonly TestResult[]> {
+  if (adapter.locate === undefined || !tests.some((t) => isFailure(t) && t.file === null)) return tests;
+  const facts = readProjectFacts(root);
+  return Promise.all(tests.map(async (test) => {
+    const at = isFailure(test) && test.file === null ? await adapter.locate?.(test, facts) : null;
+    return at ? { ...test, file: at.file, line: at.line } : test;
+  }));
+}
+
 async function finish(run: Execution, outcome: ProcessOutcome, follower: ReportFollower): Promise<ProjectRun> {
   const { request, artifacts } = run;
   const read = follower.finish();
@@ -146,7 +157,7 @@ async function finish(run: Execution, outcome: ProcessOutcome, follower: ReportF
     logPath: artifacts.log,
     logTail: () => readLogTail(artifacts.log),
   });
-  const tests = report?.tests ?? [];
+  const tests = await placed(report?.tests ?? [], run.detection.adapter, run.root);
   const warnings = [...read.warnings, ...verdict.warnings];
   if (outcome.leftoverProcesses) warnings.push('the runner left processes behind in its process group; run-tests killed them');
   const extra = run.detection.adapter.covers?.bind(run.detection.adapter);

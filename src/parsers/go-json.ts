@@ -9,6 +9,7 @@
  * turns them back into exact `-run` selections. */
 import type { FailedTest, ParseContext, ParsedReport, TestResult } from '../core/types.js';
 import { boundMessage, parseJsonObject, preview, str } from './fields.js';
+import { packageDirOf } from './go-package.js';
 import { BuildFailures, failureLocation, messageOf, packageOfBuild, panicked, prefixLocation, timedOutAfter } from './go-text.js';
 import { lineParser, parseText, type ParserFactory } from './stream.js';
 
@@ -263,13 +264,10 @@ class GoStream {
     this.results.set(result.id, result);
   }
 
-  /** The package's directory relative to the module root ('' for the root package),
-   * from its import path and the module path the launcher recorded; null when unknown. */
+  /** The package's directory relative to the module root, from the module path the
+   * adapter recorded. */
   private packageDir(importPath: string): string | null {
-    const module = this.module;
-    if (module === null) return null;
-    if (importPath === module) return '';
-    return importPath.startsWith(`${module}/`) ? importPath.slice(module.length + 1) : null;
+    return packageDirOf(importPath, this.module);
   }
 }
 

@@ -113,3 +113,29 @@ describe('go reruns', () => {
     expect(plan.thenArgv).toBeUndefined();
   });
 });
+
+describe('go failures without a file', () => {
+  const SOURCES = {
+    'go.mod': GO_MOD,
+    'a_test.go': 'package m\n\nfunc helper() {}\n',
+    'm_test.go': 'package m\n\nimport "testing"\n\nfunc TestSilent(t *testing.T) { t.Fail() }\n\nfunc ExampleAdd() {\n\t// Output: 4\n}\n',
+    'sub/s_test.go': 'package sub_test\n\n// func TestInComment(\nfunc Example_wrong() {}\n',
+  };
+  const failure = (id: string, name = id.split(' ')[1] ?? id) => ({ id, name, file: null, line: null, status: 'failed' as const, message: 'm' });
+  const locate = (id: string, name?: string) => go.locate?.(failure(id, name), factsFromFiles('/p', SOURCES));
+
+  it('places a test, an example or a subtest at its top-level function, in its package', async () => {
+    expect(await locate('example.com/m TestSilent')).toEqual({ file: 'm_test.go', line: 5 });
+    expect(await locate('example.com/m ExampleAdd')).toEqual({ file: 'm_test.go', line: 7 });
+    expect(await locate('example.com/m TestSilent/case_[1]')).toEqual({ file: 'm_test.go', line: 5 });
+    expect(await locate('example.com/m/sub Example_wrong')).toEqual({ file: 'sub/s_test.go', line: 4 });
+  });
+
+  it('leaves it unplaced when the function, the package or the name is not one go test runs', async () => {
+    expect(await locate('example.com/m TestGone')).toBeNull();
+    expect(await locate('example.com/m/sub TestInComment')).toBeNull(); // not at the start of a line
+    expect(await locate('other.org/lib TestSilent')).toBeNull(); // outside the module
+    expect(await locate('example.com/m', 'package failed: example.com/m')).toBeNull(); // a package-level entry
+    expect(await locate('example.com/m helper')).toBeNull();
+  });
+});

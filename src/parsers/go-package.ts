@@ -1,0 +1,8 @@
+/** A go package's directory relative to the module root ('' for the root package),
+ * from its import path and the module path in go.mod; null for a package outside the
+ * module or an unknown module. Shared by the go-json parser and the go adapter. */
+export function packageDirOf(importPath: string, module: string | null): string | null {
+  if (module === null) return null;
+  if (importPath === module) return '';
+  return importPath.startsWith(`${module}/`) ? importPath.slice(module.length + 1) : null;
+}
