@@ -39,10 +39,12 @@ interface Accumulator {
   ends: number;
   lastFile: string | null;
   leaves: number;
+  /** Test files node reported as passed without a test of their own. */
+  readonly silentFiles: string[];
 }
 
 export const createNodeTestParser: ParserFactory = (ctx) => {
-  const acc: Accumulator = { tests: [], warnings: [], frames: [], starts: 0, ends: 0, lastFile: null, leaves: 0 };
+  const acc: Accumulator = { tests: [], warnings: [], frames: [], starts: 0, ends: 0, lastFile: null, leaves: 0, silentFiles: [] };
   return lineParser({
     line(raw, lineNo, cutOff) {
       const record = jsonLine(raw, lineNo, cutOff, acc.warnings);
@@ -54,6 +56,11 @@ export const createNodeTestParser: ParserFactory = (ctx) => {
       if (!complete && acc.starts > 0) {
         const last = acc.lastFile === null ? 'none' : relativeFile(acc.lastFile, ctx.root);
         warnings.push(`node's test runner stopped before the end of its report: the last test file seen was ${last}`);
+      }
+      if (acc.silentFiles.length > 0) {
+        // Node 20 shows both as a passing file: its process exited with code 0 and reported nothing.
+        warnings.push(`${acc.silentFiles.length} test file(s) reported no tests: ${acc.silentFiles.join(', ')}; `
+          + 'such a file holds no tests, or a test in it ended its process with exit code 0 (process.exit(0)) before node saw a result');
       }
       return { tests: acc.tests, complete, warnings };
     },
@@ -104,6 +111,7 @@ function finished(r: Json, name: string, nesting: number, ctx: ParseContext, acc
   // Array.from, not map: frames may have holes (a nesting level never reported), which map skips.
   const chain = Array.from({ length: Math.max(0, Math.min(nesting, acc.frames.length)) }, (_, i) => acc.frames[i] ?? newFrame(`(nesting ${i})`));
   const error = r['type'] === 'test:fail' ? nodeError(r['error']) : null;
+  if (r['file_level'] === true && error === null) acc.silentFiles.push(relativeFile(str(r['file']) ?? name, ctx.root));
   const own = ownResult(r, name, frame, chain, error, ctx);
   let results = frame.pending;
   // A parent that failed on its own explains the children it cancelled.
