@@ -28,7 +28,9 @@ function describeError(error) {
   }
   let name = null;
   try {
-    name = typeof error.name === 'string' ? error.name : error.constructor?.name ?? null;
+    // In parallel mode an error reaches the reporter deserialized: a plain object with
+    // no name of its own, whose stack still starts with it ("Error: hook broke").
+    name = typeof error.name === 'string' ? error.name : nameInStack(error.stack) ?? error.constructor?.name ?? null;
   } catch {
     name = null;
   }
@@ -38,6 +40,13 @@ function describeError(error) {
     message: text(typeof error.message === 'string' ? error.message : String(error)),
     stack: text(error.stack),
   };
+}
+
+/** The error's class as its stack's first line names it: `TypeError: …`, `Error`,
+ * `AssertionError [ERR_ASSERTION]: …` (node puts a code between them). */
+function nameInStack(stack) {
+  const match = typeof stack === 'string' ? /^([A-Za-z_$][\w$]*)(?: \[[^\]\n]*\])?(?::|\n|$)/.exec(stack) : null;
+  return match ? match[1] : null;
 }
 
 module.exports = { open, write, describeError };

@@ -32,6 +32,7 @@ record() {
 record mixed mocha-mixed
 record load-error mocha-load-error
 record exit mocha-exit
+record parallel mocha-parallel
 record filtered mocha-mixed --grep '^(?:math adds wrongly|math works with \[brackets\] \(and parens\))$' spec/math.spec.js
 
 # A run killed mid-write: the mixed report without its end line, cut inside the last test line.

@@ -32,6 +32,21 @@ suite('mocha', () => {
     expect(await fs.readFile(path.join(dir, '.run-tests/last-test.log'), 'utf8')).toMatch(/5 passing[\s\S]*2 pending[\s\S]*2 failing/);
   });
 
+  it('reports a parallel run (.mocharc.json) as exactly, error classes included, and reruns it', async () => {
+    const dir = await mochaProject('mocha-parallel');
+    const { exitCode, report } = await runJson(['--cwd', dir]);
+    expect([exitCode, report.status, report.warnings]).toEqual([1, 'failed', []]);
+    expect(report.summary).toEqual({ run: 5, passed: 1, failures: 1, errors: 2, skips: 1 });
+    // Errors reach a reporter deserialized in parallel mode: their class comes from the stack.
+    expect(report.failed_tests.map((t) => [t.test_name, t.file, t.line, t.status, t.message])).toEqual([
+      ['alpha (a) fails [x]', 'test/alpha.spec.js', 5, 'failed', 'Expected values to be strictly equal:\n\n1 !== 2'],
+      ['alpha (a) throws', 'test/alpha.spec.js', 7, 'error', 'TypeError: not a widget'],
+      ['beta "before all" hook for "never runs"', 'test/beta.spec.js', 3, 'error', 'Error: hook broke'],
+    ]);
+    const rerun = await runJson(['--cwd', dir, '--failed-only']);
+    expect([rerun.report.summary, rerun.report.rerun]).toEqual([{ run: 3, passed: 0, failures: 1, errors: 2, skips: 0 }, { selected: 3, not_run: [] }]);
+  });
+
   it('reruns exactly the previous failures, names with brackets and parentheses included', async () => {
     const dir = await mochaProject('mocha-mixed');
     const spec = path.join(dir, 'spec/math.spec.js');

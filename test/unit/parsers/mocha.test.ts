@@ -16,7 +16,7 @@ const test = (fields: Record<string, unknown>): string => JSON.stringify({
 
 describe('parseMochaJsonl on recorded real outputs', () => {
   it('has every recorded case', () => {
-    expect(cases.sort()).toEqual(['exit', 'filtered', 'load-error', 'mixed', 'truncated']);
+    expect(cases.sort()).toEqual(['exit', 'filtered', 'load-error', 'mixed', 'parallel', 'truncated']);
   });
 
   it.each(cases)('%s matches its expected report', (name) => {
