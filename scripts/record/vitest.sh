@@ -13,5 +13,6 @@ source "$(dirname "${BASH_SOURCE[0]}")/jest.sh"
 run vitest-mixed mixed -- run
 run vitest-mixed filtered --name 'handles \[brackets\] and \(parens\)' --path "$tmp/filtered/test/math.test.ts" -- run
 run vitest-exit exit -- run
+run vitest-hook hook -- run
 half "$out/mixed.jsonl" "$out/truncated.jsonl"
 list

@@ -62,7 +62,9 @@ function fileErrors(r: Json, ctx: ParseContext): FailedTest[] {
     const name = strings(suite['titles']).join(VITEST_NAME_SEPARATOR);
     const suiteErrors = objects(suite['errors']);
     const line = lineIn(suiteErrors, absFile) ?? int(obj(suite['location'])['line']);
-    results.push({ id: testId(file, name), name, file, line, status: 'error', message: errorText(suiteErrors) });
+    // Its id is its file's, as a load error's: a rerun runs the file, where the hook runs
+    // again, and any test of that file that runs settles it (-t cannot select a suite).
+    results.push({ id: file, name, file, line, status: 'error', message: errorText(suiteErrors) });
   }
   return results;
 }

@@ -22,6 +22,27 @@ const MIXED_FAILURES = [
 ];
 
 describe('vitest through its programmatic API', () => {
+  it('reports a suite whose hook failed, and reruns its file until a test of that file settles it', async () => {
+    const dir = await vitestFixture('vitest-hook');
+    const first = await runJson(['--cwd', dir]);
+    expect([first.exitCode, first.report.status]).toEqual([1, 'failed']);
+    expect(first.report.summary).toEqual({ run: 5, passed: 2, failures: 1, errors: 1, skips: 1 });
+    expect(sorted(failures(first.report))).toEqual(sorted([
+      ['store > when connected', 'test/hook.test.ts', 8, 'error'],
+      ['subtracts wrongly', 'test/other.test.ts', 4, 'failed'],
+    ]));
+    // -t cannot select a suite: the hook's file runs whole, beside the failed test.
+    const again = await runJson(['--cwd', dir, '--failed-only']);
+    expect(again.report.command).toMatch(/ --path test\/other\.test\.ts --path test\/hook\.test\.ts -- run$/);
+    expect([again.report.rerun, again.report.warnings]).toEqual([{ selected: 2, not_run: [] }, []]);
+    expect(again.report.summary).toEqual({ run: 5, passed: 2, failures: 1, errors: 1, skips: 1 });
+    const test = path.join(dir, 'test/hook.test.ts');
+    await fs.writeFile(test, (await fs.readFile(test, 'utf8')).replace('const ready = false;', 'const ready = true;'));
+    const fixed = await runJson(['--cwd', dir, '--failed-only']);
+    expect([fixed.report.rerun, fixed.report.warnings]).toEqual([{ selected: 2, not_run: [] }, []]);
+    expect(sorted(failures(fixed.report))).toEqual([['subtracts wrongly', 'test/other.test.ts', 4, 'failed']]);
+  });
+
   it('reports failures, errors, a timeout, skips, todos and a load error with TypeScript lines', async () => {
     const dir = await vitestFixture('vitest-mixed');
     const { exitCode, report } = await runJson(['--cwd', dir]);

@@ -12,7 +12,7 @@ describe('parseVitest on recorded reporter output', () => {
   const cases = readdirSync(outputs).filter((f) => f.endsWith('.jsonl')).sort();
 
   it('has the recorded cases', () => {
-    expect(cases).toEqual(['exit.jsonl', 'filtered.jsonl', 'mixed.jsonl', 'truncated.jsonl']);
+    expect(cases).toEqual(['exit.jsonl', 'filtered.jsonl', 'hook.jsonl', 'mixed.jsonl', 'truncated.jsonl']);
   });
 
   it.each(cases)('%s matches its expected report', (file) => {
@@ -39,13 +39,14 @@ describe('parseVitest inline cases', () => {
   const start = line({ type: 'start', version: 1, pid: 1, files: 1 });
   const end = line({ type: 'end', reason: 'failed', files: 1, unhandled_errors: [] });
 
-  it('reports a suite whose hook failed, not its parent, and ties the error to the frame in the file', () => {
+  it('reports a suite whose hook failed, not its parent, and ties the error to the frame in the file; its id is its file\'s', () => {
     const fileRecord = line({
       type: 'file', file, state: 'failed', errors: [],
       suite_errors: [{ titles: ['outer', 'inner'], location: { line: 4 }, errors: [{ name: 'TypeError', message: 'boom', frames: [{ file: '<root>/src/x.ts', line: 1 }, { file, line: 6 }] }] }],
     });
     expect(parseVitest(start + line({ type: 'file_start', file }) + fileRecord + end, ctx)).toEqual({
-      tests: [{ id: 'test/a.test.ts::outer > inner', name: 'outer > inner', file: 'test/a.test.ts', line: 6, status: 'error', message: 'TypeError: boom' }],
+      // -t cannot select a suite: a rerun runs the file, as for a load error.
+      tests: [{ id: 'test/a.test.ts', name: 'outer > inner', file: 'test/a.test.ts', line: 6, status: 'error', message: 'TypeError: boom' }],
       complete: true,
       warnings: [],
     });
