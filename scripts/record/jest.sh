@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Regenerates test/fixtures/outputs/jest/<case>.jsonl from real runs of the project's
-# jest through reporters/jest/launch.mjs on temp copies of test/fixtures/projects/jest-*.
+# jest through reporters/jest/launch.cjs on temp copies of test/fixtures/projects/jest-*.
 # The temp path becomes `<root>`, run-tests' own path `<repo>`, and volatile fields
 # (pid, duration) are zeroed. The <case>.expected.json files are checked by hand and
 # are not touched here.
@@ -11,7 +11,8 @@ runner="${RECORD_RUNNER:-jest}"
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd -P)"
 projects="$repo/test/fixtures/projects"
 out="$repo/test/fixtures/outputs/$runner"
-launcher="$repo/reporters/$runner/launch.mjs"
+# jest's launcher is CommonJS, as jest's own bin is; vitest's is an ES module.
+case "$runner" in jest) launcher="$repo/reporters/jest/launch.cjs" ;; *) launcher="$repo/reporters/$runner/launch.mjs" ;; esac
 mkdir -p "$out"
 tmp="$(mktemp -d)"
 tmp="$(cd "$tmp" && pwd -P)"
