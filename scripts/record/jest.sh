@@ -64,5 +64,6 @@ run jest-mixed mixed --
 run jest-mixed filtered --name 'handles \[brackets\] and \(parens\)' --path "$tmp/filtered/test/math.test.js" --
 run jest-exit exit -- -i
 run jest-esm esm --experimental-vm-modules --
+run jest-hooks hooks --
 half "$out/mixed.jsonl" "$out/truncated.jsonl"
 list

@@ -50,7 +50,9 @@ function execError(r: Json, ctx: ParseContext): TestResult | null {
   if (error === null || absFile === null) return null;
   const file = relativeFile(absFile, ctx.root);
   const kind = str(error['name']);
-  const message = stripAnsi(str(error['message']) ?? '').trim();
+  // An afterAll that threw reaches jest as an exec error with an empty message and the
+  // error in its stack: `Error: after broke\n    at …`.
+  const message = stripAnsi(str(error['message']) ?? '').trim() || stackHeader(str(error['stack']));
   return {
     id: file,
     name: loadErrorName(file),
@@ -59,6 +61,13 @@ function execError(r: Json, ctx: ParseContext): TestResult | null {
     status: 'error',
     message: boundMessage(kind !== null && kind !== '' && !message.startsWith(kind) ? `${kind}: ${message}` : message || 'Test suite failed to run'),
   };
+}
+
+/** The lines of a stack before its first frame: the error's class and message. */
+function stackHeader(stack: string | null): string {
+  const lines = stripAnsi(stack ?? '').split('\n');
+  const frame = lines.findIndex((l) => /^\s+at /.test(l));
+  return (frame < 0 ? lines : lines.slice(0, frame)).join('\n').trim();
 }
 
 const mapper: EventMapper = {

@@ -21,6 +21,20 @@ const MIXED_FAILURES = [
 ];
 
 describe('jest through its programmatic API', () => {
+  it('reports hooks that throw: beforeAll on each of its tests, afterAll on its file, with the error itself', async () => {
+    const dir = await jestFixture('jest-hooks');
+    const { exitCode, report } = await runJson(['--cwd', dir]);
+    expect([exitCode, report.status, report.warnings]).toEqual([1, 'failed', []]);
+    expect(report.summary).toEqual({ run: 5, passed: 1, failures: 1, errors: 3, skips: 0 });
+    expect(report.failed_tests.map((t) => [t.test_name, t.file, t.line, t.status, t.message])).toEqual([
+      ['with before › one', 'test/hooks.test.js', 3, 'error', 'Error: before broke'],
+      ['with before › two', 'test/hooks.test.js', 3, 'error', 'Error: before broke'],
+      ['plain', 'test/hooks.test.js', 17, 'failed', 'expect(received).toBe(expected) // Object.is equality\n\nExpected: 2\nReceived: 1'],
+      // jest reports an afterAll that threw as its file failing to run, with an empty message.
+      ['load error: test/hooks.test.js', 'test/hooks.test.js', 11, 'error', 'Error: after broke'],
+    ]);
+  });
+
   it('reports failures, errors, skips, todos and a load error with files and lines', async () => {
     const dir = await jestFixture('jest-mixed');
     const { exitCode, report } = await runJson(['--cwd', dir]);

@@ -12,7 +12,7 @@ describe('parseJest on recorded reporter output', () => {
   const cases = readdirSync(outputs).filter((f) => f.endsWith('.jsonl')).sort();
 
   it('has the recorded cases', () => {
-    expect(cases).toEqual(['esm.jsonl', 'exit.jsonl', 'filtered.jsonl', 'mixed.jsonl', 'truncated.jsonl']);
+    expect(cases).toEqual(['esm.jsonl', 'exit.jsonl', 'filtered.jsonl', 'hooks.jsonl', 'mixed.jsonl', 'truncated.jsonl']);
   });
 
   it.each(cases)('%s matches its expected report', (file) => {
