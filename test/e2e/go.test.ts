@@ -37,7 +37,12 @@ suite('go test -json', () => {
     const pidFile = path.join(dir, 'grandchild.pid');
     const { exitCode, report } = await run(['--cwd', dir, '--timeout', '3', '--kill-grace', '1'], { HANG_PID_FILE: pidFile });
     expect([exitCode, report.status, report.timed_out]).toEqual([124, 'timed_out', true]);
-    expect(report.summary).toEqual({ run: 1, passed: 1, failures: 0, errors: 0, skips: 0 });
+    // The signal reaches go and its test binary at once: go sometimes still reports the
+    // package's end (the binary died) before it exits, and then TestHang, cut off
+    // while it ran, is an error. Seen once in a full `npm test`; never a pass either way.
+    const cutOff = report.failed_tests.map((t) => [t.test_name, t.status, t.message]);
+    expect([[], [['TestHang', 'error', expect.stringContaining('the test did not finish: its package ended while it ran')]]]).toContainEqual(cutOff);
+    expect(report.summary).toEqual({ run: 1 + cutOff.length, passed: 1, failures: 0, errors: cutOff.length, skips: 0 });
     expect(report.duration_ms).toBeGreaterThanOrEqual(3000);
     const grandchild = Number(await fs.readFile(pidFile, 'utf8'));
     expect(grandchild).toBeGreaterThan(1);
