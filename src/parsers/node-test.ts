@@ -59,7 +59,7 @@ export const createNodeTestParser: ParserFactory = (ctx) => {
       }
       if (acc.silentFiles.length > 0) {
         // Node 20 shows both as a passing file: its process exited with code 0 and reported nothing.
-        warnings.push(`${acc.silentFiles.length} test file(s) reported no tests: ${acc.silentFiles.join(', ')}; `
+        warnings.push(`${acc.silentFiles.length} test file(s) reported no tests: ${[...acc.silentFiles].sort().join(', ')}; `
           + 'such a file holds no tests, or a test in it ended its process with exit code 0 (process.exit(0)) before node saw a result');
       }
       return { tests: acc.tests, complete, warnings };

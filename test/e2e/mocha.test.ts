@@ -38,7 +38,9 @@ suite('mocha', () => {
     expect([exitCode, report.status, report.warnings]).toEqual([1, 'failed', []]);
     expect(report.summary).toEqual({ run: 5, passed: 1, failures: 1, errors: 2, skips: 1 });
     // Errors reach a reporter deserialized in parallel mode: their class comes from the stack.
-    expect(report.failed_tests.map((t) => [t.test_name, t.file, t.line, t.status, t.message])).toEqual([
+    // Two workers: the files' results arrive in either order.
+    const rows = report.failed_tests.map((t) => [t.test_name, t.file, t.line, t.status, t.message]);
+    expect([...rows].sort((a, b) => String(a[0]).localeCompare(String(b[0])))).toEqual([
       ['alpha (a) fails [x]', 'test/alpha.spec.js', 5, 'failed', 'Expected values to be strictly equal:\n\n1 !== 2'],
       ['alpha (a) throws', 'test/alpha.spec.js', 7, 'error', 'TypeError: not a widget'],
       ['beta "before all" hook for "never runs"', 'test/beta.spec.js', 3, 'error', 'Error: hook broke'],
