@@ -119,6 +119,13 @@ export function panicOf(output: string): Panic | null {
   return null;
 }
 
+/** `test did not panic as expected at src/lib.rs:14:8` (libtest's message for a
+ * #[should_panic] test that returned) → its file and line. */
+export function noteLocation(note: string | null): Location | null {
+  const m = note === null ? null : / at ([^\s:]+\.rs):(\d+):\d+$/.exec(note);
+  return m?.[1] && m[2] ? { file: m[1], line: Number(m[2]) } : null;
+}
+
 /** `src/lib.rs - double (line 12)` → its file and line; rustdoc's names say where the example starts. */
 export function docTestLocation(name: string): Location | null {
   const m = /^(\S.*?) - .*\(line (\d+)\)(?: - .*)?$/.exec(name);

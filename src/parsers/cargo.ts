@@ -10,7 +10,7 @@
  * are relative to; it defaults to the project root. */
 import path from 'node:path';
 import type { FailedTest, ParseContext, ParsedReport, TestResult } from '../core/types.js';
-import { classify, Diagnostics, docTestLocation, panicOf, type Location } from './cargo-text.js';
+import { classify, Diagnostics, docTestLocation, noteLocation, panicOf, type Location } from './cargo-text.js';
 import { appendAll, boundMessage, relativeFile, str } from './fields.js';
 import { lineParser, parseText, type ParserFactory } from './stream.js';
 
@@ -225,7 +225,9 @@ class CargoStream {
     if (e.event === 'ignored') return { ...base, status: 'skipped', ...(note ? { message: note } : {}) };
     const output = str(e.json['stdout']) ?? '';
     const panic = panicOf(output);
-    const at = target?.kind === 'doc' || panic?.at == null ? null : this.place(panic.at);
+    // A #[should_panic] test that returned: libtest's note says where it is defined.
+    const where = panic?.at ?? noteLocation(note);
+    const at = target?.kind === 'doc' || where === null ? null : this.place(where);
     const message = [panic?.message ?? output.trim(), note ?? ''].filter((m) => m !== '').join('\n') || 'failed without a message';
     return { ...base, ...(at ?? {}), ...time, status: 'failed', message: boundMessage(message) };
   }

@@ -87,6 +87,15 @@ suite('cargo test', () => {
     expect([regex.exitCode, regex.stderr]).toEqual([2, 'run-tests: --name /^adds/: cargo test filters by substring, not by regular expression\n']);
   }, COMPILES);
 
+  it('places a #[should_panic] test that did not panic at the line libtest names', async () => {
+    const dir = await copyFixture('cargo-should-panic');
+    const { exitCode, report } = await run(['--cwd', dir]);
+    expect([exitCode, report.status]).toEqual([1, 'failed']);
+    expect(report.summary).toEqual({ run: 2, passed: 1, failures: 1, errors: 0, skips: 0 });
+    expect(failures(report)).toEqual([['unit: tests::panics_on_negative', 'src/lib.rs', 11, 'failed']]);
+    expect(report.failed_tests[0]?.message).toBe('test did not panic as expected at src/lib.rs:11:8');
+  }, COMPILES);
+
   it('reports a compile error as an error at the compiler position, never a pass, and settles it once fixed', async () => {
     const dir = await copyFixture('cargo-compile-error');
     const { exitCode, report } = await run(['--cwd', dir]);
