@@ -139,7 +139,8 @@ async function placed(tests: readonly TestResult[], adapter: Adapter, root: stri
   if (adapter.locate === undefined || !tests.some((t) => isFailure(t) && t.file === null)) return tests;
   const facts = readProjectFacts(root);
   return Promise.all(tests.map(async (test) => {
-    const at = isFailure(test) && test.file === null ? await adapter.locate?.(test, facts) : null;
+    // A place is a nicety: a lookup that fails leaves the failure as the report gave it.
+    const at = isFailure(test) && test.file === null ? await adapter.locate?.(test, facts).catch(() => null) : null;
     return at ? { ...test, file: at.file, line: at.line } : test;
   }));
 }
