@@ -12,6 +12,19 @@ export const toRecord = (test: FailedTest): FailedTestRecord => ({
   id: test.id,
 });
 
+/** Where a failure without a file is defined (Adapter.locate, with the project bound). */
+export type Locate = (failure: FailedTest) => Promise<{ readonly file: string; readonly line: number } | null>;
+
+/** The results, with each failure that has no file placed where `locate` finds it. A
+ * place is a nicety: a lookup that fails leaves the failure as the report gave it. */
+export async function placeFailures(tests: readonly TestResult[], locate: Locate | null): Promise<readonly TestResult[]> {
+  if (locate === null || !tests.some((t) => isFailure(t) && t.file === null)) return tests;
+  return Promise.all(tests.map(async (test) => {
+    const at = isFailure(test) && test.file === null ? await locate(test).catch(() => null) : null;
+    return at ? { ...test, file: at.file, line: at.line } : test;
+  }));
+}
+
 /** An adapter's own rule for results that speak for a record with another id. */
 export type Covers = (record: FailedTestRecord, result: TestResult) => boolean;
 

@@ -1,5 +1,5 @@
 import type { Adapter, Invocation } from '../adapters/types.js';
-import { readProjectFacts } from '../detect/facts.js';
+import { readProjectFacts, type ProjectFacts } from '../detect/facts.js';
 import { detectRunner, type Detection } from '../detect/detect.js';
 import type { ProjectSelection } from '../detect/roots.js';
 import type { ProcessOutcome } from '../process/index.js';
@@ -9,12 +9,12 @@ import { readLastFailures, writeLastFailures } from '../store/last-failures.js';
 import { buildReport, harnessErrorReport, nothingToRerun, type Context } from './build-report.js';
 import { runCommands } from './commands.js';
 import { HarnessError } from './errors.js';
-import { isFailure, nextFailures, notRun, toRecord } from './failures.js';
+import { isFailure, nextFailures, notRun, placeFailures, toRecord } from './failures.js';
 import { followReports, type ReportFollower } from './follow-reports.js';
 import { readLogTail } from './log-tail.js';
 import type { RunReport } from './report.js';
 import type { Interrupts, RunRequest } from './request.js';
-import type { FailedTestRecord, RunStatus, TestResult } from './types.js';
+import type { FailedTest, FailedTestRecord, RunStatus, TestResult } from './types.js';
 import { onPath } from '../process/index.js';
 import { decide, summarize } from './verdict.js';
 
@@ -133,18 +133,6 @@ function liveCount(out: NodeJS.WriteStream): { show: (n: number) => void; clear:
   };
 }
 
-/** The results, with the failures the report gave no file for placed by the adapter
- * where it can (read from the project's sources as they are now, after the run). */
-async function placed(tests: readonly TestResult[], adapter: Adapter, root: string): Promise<readonly TestResult[]> {
-  if (adapter.locate === undefined || !tests.some((t) => isFailure(t) && t.file === null)) return tests;
-  const facts = readProjectFacts(root);
-  return Promise.all(tests.map(async (test) => {
-    // A place is a nicety: a lookup that fails leaves the failure as the report gave it.
-    const at = isFailure(test) && test.file === null ? await adapter.locate?.(test, facts).catch(() => null) : null;
-    return at ? { ...test, file: at.file, line: at.line } : test;
-  }));
-}
-
 async function finish(run: Execution, outcome: ProcessOutcome, follower: ReportFollower): Promise<ProjectRun> {
   const { request, artifacts } = run;
   const read = follower.finish();
@@ -158,7 +146,11 @@ async function finish(run: Execution, outcome: ProcessOutcome, follower: ReportF
     logPath: artifacts.log,
     logTail: () => readLogTail(artifacts.log),
   });
-  const tests = await placed(report?.tests ?? [], run.detection.adapter, run.root);
+  const lookup = run.detection.adapter.locate?.bind(run.detection.adapter);
+  let facts: ProjectFacts | null = null;
+  // The sources are read after the run, and only for a failure without a file.
+  const locate = lookup ? (failure: FailedTest) => lookup(failure, (facts ??= readProjectFacts(run.root))) : null;
+  const tests = await placeFailures(report?.tests ?? [], locate);
   const warnings = [...read.warnings, ...verdict.warnings];
   if (outcome.leftoverProcesses) warnings.push('the runner left processes behind in its process group; run-tests killed them');
   const extra = run.detection.adapter.covers?.bind(run.detection.adapter);

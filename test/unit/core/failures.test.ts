@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { nextFailures, notRun } from '../../../src/core/failures.js';
+import { nextFailures, notRun, placeFailures } from '../../../src/core/failures.js';
 import type { FailedTestRecord, TestResult } from '../../../src/core/types.js';
 
 const record = (id: string, file: string | null = 'test/a_test.rb'): FailedTestRecord =>
@@ -23,5 +23,35 @@ describe('nextFailures', () => {
     const loadError = record('spec/broken_spec.rb', 'spec/broken_spec.rb');
     expect(nextFailures([loadError], [result('x', 'passed', 'spec/broken_spec.rb')], false)).toEqual([]);
     expect(notRun([loadError], [result('x', 'passed', 'spec/other_spec.rb')])).toEqual([loadError]);
+  });
+});
+
+describe('placeFailures', () => {
+  const unplaced = (id: string): TestResult => ({ id, name: id, file: null, line: null, status: 'failed', message: 'm' });
+
+  it('places failures without a file, and leaves everything else as it was', async () => {
+    const tests = [unplaced('p ExampleA'), result('p TestB', 'failed'), { id: 'p TestC', name: 'TestC', file: null, line: null, status: 'passed' as const }];
+    const asked: string[] = [];
+    const placed = await placeFailures(tests, async (failure) => {
+      asked.push(failure.id);
+      return { file: 'a_test.go', line: 7 };
+    });
+    expect(asked).toEqual(['p ExampleA']);
+    expect(placed).toEqual([{ ...tests[0], file: 'a_test.go', line: 7 }, tests[1], tests[2]]);
+  });
+
+  it('keeps a failure unplaced when its lookup finds nothing or fails', async () => {
+    const tests = [unplaced('p ExampleA'), unplaced('p ExampleB')];
+    const placed = await placeFailures(tests, async (failure) => {
+      if (failure.id === 'p ExampleA') throw new Error('unreadable');
+      return null;
+    });
+    expect(placed).toEqual(tests);
+  });
+
+  it('returns the results themselves when there is nothing to place or no lookup', async () => {
+    const tests = [result('A#b', 'failed')];
+    expect(await placeFailures(tests, async () => ({ file: 'x', line: 1 }))).toBe(tests);
+    expect(await placeFailures([unplaced('A#c')], null)).toEqual([unplaced('A#c')]);
   });
 });
