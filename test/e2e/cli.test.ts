@@ -31,6 +31,22 @@ describe('the command line', () => {
   it('rejects JSON schema violations (the validator itself can fail)', () => {
     expect(validateReport({ schema_version: 1 })).toBe(false);
   });
+
+  it('counts finished tests live on a terminal, and nowhere else', async () => {
+    const dir = fs.realpathSync(await fs.mkdtemp(path.join(os.tmpdir(), 'run-tests-live-')));
+    await fs.outputJson(path.join(dir, 'package.json'), { name: 'live', private: true, scripts: { test: 'node --test' } });
+    await fs.outputFile(path.join(dir, 'test/live.test.js'),
+      "const test = require('node:test');\ntest('quick', () => {});\ntest('slow', () => new Promise((resolve) => setTimeout(resolve, 800)));\n");
+    // script(1) runs the command on a pseudo-terminal: stdout and stderr both arrive here.
+    const command = [process.execPath, path.join(REPO, 'bin/run-tests.js'), '--cwd', dir].map((arg) => JSON.stringify(arg)).join(' ');
+    const onTerminal = await promisify(execFile)('script', ['-qec', command, '/dev/null'], { env: { ...process.env, FORCE_COLOR: '0' } });
+    expect(onTerminal.stdout).toContain('\r\x1b[2K  1 tests finished…');
+    expect(onTerminal.stdout).toMatch(/2 passed, 0 failed, 0 errors, 0 skipped/);
+    const piped = await runCli(['--cwd', dir]);
+    expect(piped.exitCode).toBe(0);
+    expect(piped.stdout).toMatch(/2 passed, 0 failed, 0 errors, 0 skipped/);
+    expect(piped.stderr).toBe('');
+  });
 });
 
 const suite = hasTools('ruby', 'bundle') ? describe : describe.skip;
@@ -54,21 +70,5 @@ suite('run-tests detect', () => {
     expect(fs.existsSync(path.join(dir, '.run-tests'))).toBe(false);
     const human = await runCli(['detect', '--cwd', dir, '--runner', 'minitest']);
     expect(human.stdout).toBe(`runner:  minitest\ncommand: bundle exec rake test\nroot:    ${dir}\nreason:  --runner minitest given\n`);
-  });
-
-  it('counts finished tests live on a terminal, and nowhere else', async () => {
-    const dir = fs.realpathSync(await fs.mkdtemp(path.join(os.tmpdir(), 'run-tests-live-')));
-    await fs.outputJson(path.join(dir, 'package.json'), { name: 'live', private: true, scripts: { test: 'node --test' } });
-    await fs.outputFile(path.join(dir, 'test/live.test.js'),
-      "const test = require('node:test');\ntest('quick', () => {});\ntest('slow', () => new Promise((resolve) => setTimeout(resolve, 800)));\n");
-    // script(1) runs the command on a pseudo-terminal: stdout and stderr both arrive here.
-    const command = [process.execPath, path.join(REPO, 'bin/run-tests.js'), '--cwd', dir].map((arg) => JSON.stringify(arg)).join(' ');
-    const onTerminal = await promisify(execFile)('script', ['-qec', command, '/dev/null'], { env: { ...process.env, FORCE_COLOR: '0' } });
-    expect(onTerminal.stdout).toContain('\r\x1b[2K  1 tests finished…');
-    expect(onTerminal.stdout).toMatch(/2 passed, 0 failed, 0 errors, 0 skipped/);
-    const piped = await runCli(['--cwd', dir]);
-    expect(piped.exitCode).toBe(0);
-    expect(piped.stdout).toMatch(/2 passed, 0 failed, 0 errors, 0 skipped/);
-    expect(piped.stderr).toBe('');
   });
 });
