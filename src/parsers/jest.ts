@@ -52,7 +52,7 @@ function execError(r: Json, ctx: ParseContext): TestResult | null {
   const kind = str(error['name']);
   // An afterAll that threw reaches jest as an exec error with an empty message and the
   // error in its stack: `Error: after broke\n    at …`.
-  const message = stripAnsi(str(error['message']) ?? '').trim() || stackHeader(str(error['stack']));
+  const message = stripAnsi(str(error['message']) ?? '').trim() || withoutFrames(str(error['stack']) ?? '');
   return {
     id: file,
     name: loadErrorName(file),
@@ -61,13 +61,6 @@ function execError(r: Json, ctx: ParseContext): TestResult | null {
     status: 'error',
     message: boundMessage(kind !== null && kind !== '' && !message.startsWith(kind) ? `${kind}: ${message}` : message || 'Test suite failed to run'),
   };
-}
-
-/** The lines of a stack before its first frame: the error's class and message. */
-function stackHeader(stack: string | null): string {
-  const lines = stripAnsi(stack ?? '').split('\n');
-  const frame = lines.findIndex((l) => /^\s+at /.test(l));
-  return (frame < 0 ? lines : lines.slice(0, frame)).join('\n').trim();
 }
 
 const mapper: EventMapper = {
