@@ -4,4 +4,37 @@
 // NODE_EXTRA_CA_CERTS before any code runs (~50 ms), and run-tests opens no TLS
 // connection, so its own node starts without it; src/cli/environment.ts gives it back
 // to the runner. `node bin/run-tests.js` skips them (a string and a comment to node).
-import '../dist/run-tests.js';
+//
+// This file is CommonJS (bin/package.json): it runs dist/run-tests.cjs with the code
+// cache scripts/build.js wrote for it, so V8 compiles little of it. A cache from another
+// build is not used; one V8 rejects (another node) only costs its read.
+const fs = require('node:fs');
+const path = require('node:path');
+const vm = require('node:vm');
+const { createRequire } = require('node:module');
+
+const bundle = path.join(__dirname, '../dist/run-tests.cjs');
+const cacheFile = path.join(__dirname, '../dist/run-tests.cache');
+const source = fs.readFileSync(bundle, 'utf8');
+const buildLine = source.slice(0, source.indexOf('\n') + 1);
+const cache = readCache();
+const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+  filename: bundle,
+  cachedData: cache ?? undefined,
+});
+const training = process.env.RUN_TESTS_WRITE_CODE_CACHE;
+if (training) process.on('exit', () => fs.writeFileSync(training, Buffer.concat([Buffer.from(buildLine), script.createCachedData()])));
+const bundleModule = { exports: {} };
+script.runInThisContext()(bundleModule.exports, createRequire(bundle), bundleModule, bundle, path.dirname(bundle));
+
+/** The cache, without its first line, if that line is the bundle's. */
+function readCache() {
+  let bytes;
+  try {
+    bytes = fs.readFileSync(cacheFile);
+  } catch {
+    return null;
+  }
+  const header = Buffer.from(buildLine);
+  return bytes.subarray(0, header.length).equals(header) ? bytes.subarray(header.length) : null;
+}

@@ -171,4 +171,4 @@ async function main(): Promise<void> {
   }
 }
 
-await main();
+void main();

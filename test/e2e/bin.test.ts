@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import fs from 'fs-extra';
 import os from 'node:os';
 import path from 'node:path';
+import vm from 'node:vm';
 import { REPO, runCli, runJson } from './helpers.js';
 
 const ENV_TAP = path.join(REPO, 'test/fixtures/scripts/env-tap.js');
@@ -36,5 +37,34 @@ describe('bin/run-tests.js run as a program', () => {
     expect(report.status).toBe('passed');
     expect(await fs.readJson(seen)).toEqual({ NODE_EXTRA_CA_CERTS: null, RUN_TESTS_NODE_EXTRA_CA_CERTS: null });
     await fs.remove(dir);
+  });
+
+  it('runs the bundle with the code cache of its own build, which V8 accepts', () => {
+    const source = fs.readFileSync(path.join(REPO, 'dist/run-tests.cjs'), 'utf8');
+    const cache = fs.readFileSync(path.join(REPO, 'dist/run-tests.cache'));
+    const buildLine = source.slice(0, source.indexOf('\n') + 1);
+    expect(buildLine).toMatch(/^\/\/ run-tests build [0-9a-f]{16}\n$/);
+    expect(cache.subarray(0, buildLine.length).toString()).toBe(buildLine);
+    // The same wrapper as bin/run-tests.js: V8 checks the source's length.
+    const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+      filename: path.join(REPO, 'dist/run-tests.cjs'),
+      cachedData: cache.subarray(buildLine.length),
+    });
+    expect(script.cachedDataRejected).toBe(false);
+  });
+
+  it('ignores the code cache of another build, which V8 alone would take', async () => {
+    const copy = await fs.mkdtemp(path.join(os.tmpdir(), 'run-tests-bin-'));
+    for (const part of ['bin', 'dist', 'reporters', 'package.json']) await fs.copy(path.join(REPO, part), path.join(copy, part));
+    // A rebuild that changed a text but not the bundle's length, beside the old cache.
+    const bundle = path.join(copy, 'dist/run-tests.cjs');
+    const source = await fs.readFile(bundle, 'utf8');
+    const changed = source.replace(/^\/\/ run-tests build [0-9a-f]{16}/, '// run-tests build 0123456789abcdef').replace("Run the project's tests", "Run the project's TESTS");
+    expect(changed.length).toBe(source.length);
+    await fs.writeFile(bundle, changed);
+    const result = await runCli(['--help'], { bin: path.join(copy, 'bin/run-tests.js') });
+    expect([result.exitCode, result.stderr]).toEqual([0, '']);
+    expect(result.stdout).toContain("Run the project's TESTS and report the truth");
+    await fs.remove(copy);
   });
 });
