@@ -49,6 +49,7 @@ record member cargo-workspace beta --
 record rerun cargo-mixed . -p cargo_mixed --test api -- --exact api_doubles_wrongly
 record filtered cargo-mixed . -- adds
 record should-panic cargo-should-panic . --
+record returns-err cargo-returns-err . --
 
 # A run killed mid-write: mixed up to the first failure of the integration tests, the
 # last line cut in half, so its suite never ended.

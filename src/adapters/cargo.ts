@@ -49,6 +49,18 @@ export const cargo: Adapter = {
   covers(record, result) {
     return !record.id.includes(' ') && result.id.startsWith(`${record.id} `);
   },
+
+  /** A test libtest gave no location for (one that returned `Err`, one whose binary
+   * crashed): its `fn`, found from the target's crate root along the test's module
+   * path. The parser gives a binary or integration test's crate root as its file. */
+  async locate(failure, facts) {
+    const parsed = parseId(failure.id);
+    if (parsed === null || parsed.test === null || parsed.selector[0] === '--doc') return null;
+    // Loaded here, not before the runner starts: few runs have a failure to place.
+    const { libraryRoot, testDefinition } = await import('../parsers/cargo-source.js');
+    const crateRoot = parsed.selector[0] === '--lib' ? libraryRoot(facts, parsed.pkg) : failure.file;
+    return crateRoot === null ? null : testDefinition(facts, crateRoot, parsed.test);
+  },
 };
 
 export interface CargoCommand {

@@ -79,8 +79,9 @@ export interface Adapter {
    * package-level build failure, say, is settled once a test of that package ran).
    * Same ids, and file-level records (id = file) by a result in that file, always are. */
   covers?(record: FailedTestRecord, result: TestResult): boolean;
-  /** Where a failure the report gave no file for is defined, read from the project's
-   * sources (a go example's wrong output carries no `file_test.go:N:`); null if unknown.
-   * Called after the run, for those failures only. */
+  /** Where a failure the report gave no line for is defined, read from the project's
+   * sources (a go example's wrong output carries no `file_test.go:N:`, a Rust test that
+   * returned `Err` no location at all); null if unknown. The place found replaces the
+   * failure's file, if the report gave one. Called after the run, for those failures only. */
   locate?(failure: FailedTest, facts: ProjectFacts): Promise<{ readonly file: string; readonly line: number } | null>;
 }

@@ -12,15 +12,16 @@ export const toRecord = (test: FailedTest): FailedTestRecord => ({
   id: test.id,
 });
 
-/** Where a failure without a file is defined (Adapter.locate, with the project bound). */
+/** Where a failure without a line is defined (Adapter.locate, with the project bound). */
 export type Locate = (failure: FailedTest) => Promise<{ readonly file: string; readonly line: number } | null>;
 
-/** The results, with each failure that has no file placed where `locate` finds it. A
+/** The results, with each failure that has no line placed where `locate` finds it. A
  * place is a nicety: a lookup that fails leaves the failure as the report gave it. */
 export async function placeFailures(tests: readonly TestResult[], locate: Locate | null): Promise<readonly TestResult[]> {
-  if (locate === null || !tests.some((t) => isFailure(t) && t.file === null)) return tests;
+  const unplaced = (test: TestResult): test is FailedTest => isFailure(test) && test.line === null;
+  if (locate === null || !tests.some(unplaced)) return tests;
   return Promise.all(tests.map(async (test) => {
-    const at = isFailure(test) && test.file === null ? await locate(test).catch(() => null) : null;
+    const at = unplaced(test) ? await locate(test).catch(() => null) : null;
     return at ? { ...test, file: at.file, line: at.line } : test;
   }));
 }

@@ -148,7 +148,7 @@ async function finish(run: Execution, outcome: ProcessOutcome, follower: ReportF
   });
   const lookup = run.detection.adapter.locate?.bind(run.detection.adapter);
   let facts: ProjectFacts | null = null;
-  // The sources are read after the run, and only for a failure without a file.
+  // The sources are read after the run, and only for a failure without a line.
   const locate = lookup ? (failure: FailedTest) => lookup(failure, (facts ??= readProjectFacts(run.root))) : null;
   const tests = await placeFailures(report?.tests ?? [], locate);
   const warnings = [...read.warnings, ...verdict.warnings];

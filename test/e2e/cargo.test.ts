@@ -96,6 +96,20 @@ suite('cargo test', () => {
     expect(report.failed_tests[0]?.message).toBe('test did not panic as expected at src/lib.rs:11:8');
   }, COMPILES);
 
+  it('places a test that returned Err, which libtest gives no location, at its fn along its module path', async () => {
+    const dir = await copyFixture('cargo-returns-err');
+    const { exitCode, report } = await run(['--cwd', dir]);
+    expect([exitCode, report.status]).toEqual([1, 'failed']);
+    expect(report.summary).toEqual({ run: 6, passed: 2, failures: 4, errors: 0, skips: 0 });
+    expect(failures(report)).toEqual([
+      ['integration tests/api.rs: api_halves_odd', 'tests/api.rs', 4, 'failed'],
+      ['integration tests/cli/main.rs: flags::rejects_flag_word', 'tests/cli/flags.rs', 10, 'failed'],
+      ['unit: parse::tests::reads_input', 'src/parse.rs', 13, 'failed'], // the same fn name as tests::reads_input
+      ['unit: tests::reads_input', 'src/lib.rs', 24, 'failed'],
+    ]);
+    expect(report.failed_tests.find((t) => t.test_name === 'unit: tests::reads_input')?.message).toBe('Error: "3 is odd"');
+  }, COMPILES);
+
   it('reports a compile error as an error at the compiler position, never a pass, and settles it once fixed', async () => {
     const dir = await copyFixture('cargo-compile-error');
     const { exitCode, report } = await run(['--cwd', dir]);

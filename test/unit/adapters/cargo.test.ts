@@ -1,8 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { cargo, docFilter, parseId, rerunCommands, targetsOf, workspaceRoot } from '../../../src/adapters/cargo.js';
 import type { PlanRequest } from '../../../src/adapters/types.js';
-import type { FailedTestRecord } from '../../../src/core/types.js';
-import { factsFromFiles } from '../../../src/detect/facts.js';
+import { isFailure, placeFailures } from '../../../src/core/failures.js';
+import type { FailedTest, FailedTestRecord } from '../../../src/core/types.js';
+import { factsFromFiles, readProjectFacts } from '../../../src/detect/facts.js';
+import { parseCargo } from '../../../src/parsers/cargo.js';
 import { artifactPaths } from '../../../src/store/artifacts.js';
 
 const FILES = { 'Cargo.toml': '[package]\nname = "m"\n', 'src/lib.rs': '', 'tests/api.rs': '' };
@@ -81,5 +85,39 @@ describe('cargo adapter', () => {
     expect(workspaceRoot(member, '/w/p')).toBe('/w');
     expect(cargo.plan(request({ facts: member })).reports[0]?.hints).toEqual({ workspace: '/w' });
     expect(workspaceRoot(factsFromFiles('/w/p', FILES), '/w/p')).toBe('/w/p');
+  });
+});
+
+describe('cargo failures without a line', () => {
+  const fixtures = fileURLToPath(new URL('../../fixtures/', import.meta.url));
+
+  it('places a test that returned Err at its fn, in the file its module path leads to', async () => {
+    const recorded = parseCargo(readFileSync(`${fixtures}outputs/cargo/returns-err.jsonl`, 'utf8'), { root: '<root>' });
+    const facts = readProjectFacts(`${fixtures}projects/cargo-returns-err`);
+    const placed = await placeFailures(recorded.tests, (failure) => cargo.locate?.(failure, facts) ?? Promise.resolve(null));
+    expect(placed.filter(isFailure).map((t) => [t.id, t.file, t.line])).toEqual([
+      ['cargo_returns_err --lib parse::tests::reads_input', 'src/parse.rs', 13],
+      ['cargo_returns_err --lib tests::reads_input', 'src/lib.rs', 24],
+      ['cargo_returns_err --test api api_halves_odd', 'tests/api.rs', 4],
+      ['cargo_returns_err --test cli flags::rejects_flag_word', 'tests/cli/flags.rs', 10],
+    ]);
+  });
+
+  it('looks in a workspace member\'s library or binary, and places no doc test, build or package entry', async () => {
+    const facts = factsFromFiles('/w', {
+      'Cargo.toml': '[workspace]\nmembers = ["beta"]\n',
+      'beta/Cargo.toml': '[package]\nname = "beta"\n',
+      'beta/src/lib.rs': '#[test]\nfn t() {}\n',
+      'beta/src/main.rs': '\n#[test]\nfn t() {}\n',
+    });
+    const failure = (id: string, file: string | null = null): FailedTest => ({ id, name: id, file, line: null, status: 'failed', message: 'm' });
+    const locate = (id: string, file?: string) => cargo.locate?.(failure(id, file), facts);
+    expect(await locate('beta --lib t')).toEqual({ file: 'beta/src/lib.rs', line: 2 });
+    expect(await locate('beta --bin beta t', 'beta/src/main.rs')).toEqual({ file: 'beta/src/main.rs', line: 3 });
+    expect(await locate('alpha --lib t')).toBeNull(); // not a member
+    expect(await locate('beta --doc src/lib.rs - t (line 1)', 'beta/src/lib.rs')).toBeNull();
+    expect(await locate('beta --test edge t')).toBeNull(); // no crate root given
+    expect(await locate('beta')).toBeNull();
+    expect(await locate('build')).toBeNull();
   });
 });

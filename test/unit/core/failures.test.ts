@@ -29,15 +29,16 @@ describe('nextFailures', () => {
 describe('placeFailures', () => {
   const unplaced = (id: string): TestResult => ({ id, name: id, file: null, line: null, status: 'failed', message: 'm' });
 
-  it('places failures without a file, and leaves everything else as it was', async () => {
-    const tests = [unplaced('p ExampleA'), result('p TestB', 'failed'), { id: 'p TestC', name: 'TestC', file: null, line: null, status: 'passed' as const }];
+  it('places failures without a line, with or without a file, and leaves everything else as it was', async () => {
+    const lineless: TestResult = { ...unplaced('p --test api t'), file: 'tests/api.rs' };
+    const tests = [unplaced('p ExampleA'), result('p TestB', 'failed'), { id: 'p TestC', name: 'TestC', file: null, line: null, status: 'passed' as const }, lineless];
     const asked: string[] = [];
     const placed = await placeFailures(tests, async (failure) => {
       asked.push(failure.id);
       return { file: 'a_test.go', line: 7 };
     });
-    expect(asked).toEqual(['p ExampleA']);
-    expect(placed).toEqual([{ ...tests[0], file: 'a_test.go', line: 7 }, tests[1], tests[2]]);
+    expect(asked).toEqual(['p ExampleA', 'p --test api t']);
+    expect(placed).toEqual([{ ...tests[0], file: 'a_test.go', line: 7 }, tests[1], tests[2], { ...lineless, file: 'a_test.go', line: 7 }]);
   });
 
   it('keeps a failure unplaced when its lookup finds nothing or fails', async () => {
