@@ -162,9 +162,11 @@ class Reporter:
             fields.update(detail)
         else:
             # No exception (a strict xpass), or a report made elsewhere (an xdist worker).
+            # pytest writes a strict xpass as "[XPASS(strict)] " + the mark's reason: with
+            # no reason, that ends in a space.
             fields.update({
                 "exception": None, "assertion": False,
-                "message": bounded(crash.message if crash is not None else str(report.longrepr)),
+                "message": bounded(crash.message if crash is not None else str(report.longrepr).rstrip()),
                 "frame_line": self.reported_frame(report.longrepr, file),
             })
         return fields

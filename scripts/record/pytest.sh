@@ -39,6 +39,7 @@ record filtered pytest-mixed 'RUN_TESTS_PYTEST_FILTER=\[x\] and|TestCart' --
 record rerun pytest-mixed -- 'tests/test_widget.py::test_words[[x] and y]' tests/test_widget.py::test_leaks tests/test_text.py
 record not-found pytest-mixed -- tests/test_widget.py::test_renamed tests/test_text.py::test_upcase
 record no-tests pytest-mixed RUN_TESTS_PYTEST_FILTER=no_such_test --
+record xpass pytest-xpass --
 
 # A run killed mid-write: the mixed report without its session line, cut inside the last test line.
 "$python" - "$out/mixed.jsonl" >"$out/truncated.jsonl" <<'PY'

@@ -103,6 +103,20 @@ suite('pytest', () => {
     expect([allowed.exitCode, allowed.report.status]).toEqual([0, 'no_tests']);
   });
 
+  it.each([
+    ['Debian\'s python3 (pytest 7.2)', DEBIAN],
+    ['the python3 on the caller\'s PATH', CALLERS],
+  ])('reports a strict xpass as a failure whose message names the reason only when there is one, with %s', async (_label, env) => {
+    const dir = await copyFixture('pytest-xpass');
+    const { exitCode, report } = await runJson(['--cwd', dir], { env });
+    expect([exitCode, report.status]).toEqual([1, 'failed']);
+    expect(report.summary).toEqual({ run: 3, passed: 0, failures: 2, errors: 0, skips: 1 });
+    expect(report.failed_tests.map((t) => [t.test_name, t.file, t.line, t.status, t.message])).toEqual([
+      ['tests/test_xpass.py::test_strict_without_reason', 'tests/test_xpass.py', 4, 'failed', '[XPASS(strict)]'],
+      ['tests/test_xpass.py::test_strict_with_reason', 'tests/test_xpass.py', 9, 'failed', '[XPASS(strict)] fixed already'],
+    ]);
+  });
+
   it('reports a test file that fails to import as an error entry, and reruns that file', async () => {
     const dir = await copyFixture('pytest-collect-error');
     const { exitCode, report } = await runJson(['--cwd', dir], { env: DEBIAN });
