@@ -20,21 +20,21 @@ const buildLine = source.slice(0, source.indexOf('\n') + 1);
 const cache = readCache();
 const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
   filename: bundle,
-  cachedData: cache ?? undefined,
+  cachedData: cache,
 });
 const training = process.env.RUN_TESTS_WRITE_CODE_CACHE;
 if (training) process.on('exit', () => fs.writeFileSync(training, Buffer.concat([Buffer.from(buildLine), script.createCachedData()])));
 const bundleModule = { exports: {} };
 script.runInThisContext()(bundleModule.exports, createRequire(bundle), bundleModule, bundle, path.dirname(bundle));
 
-/** The cache, without its first line, if that line is the bundle's. */
+/** The cache, without its first line, if that line is the bundle's; else undefined. */
 function readCache() {
   let bytes;
   try {
     bytes = fs.readFileSync(cacheFile);
   } catch {
-    return null;
+    return undefined;
   }
   const header = Buffer.from(buildLine);
-  return bytes.subarray(0, header.length).equals(header) ? bytes.subarray(header.length) : null;
+  return bytes.subarray(0, header.length).equals(header) ? bytes.subarray(header.length) : undefined;
 }

@@ -57,7 +57,7 @@ export const cargo: Adapter = {
     const parsed = parseId(failure.id);
     if (parsed === null || parsed.test === null || parsed.selector[0] === '--doc') return null;
     // Loaded here, not before the runner starts: few runs have a failure to place.
-    const { libraryRoot, testDefinition } = await import('../parsers/cargo-source.js');
+    const { libraryRoot, testDefinition } = await import('./cargo-source.js');
     const crateRoot = parsed.selector[0] === '--lib' ? libraryRoot(facts, parsed.pkg) : failure.file;
     return crateRoot === null ? null : testDefinition(facts, crateRoot, parsed.test);
   },

@@ -3,7 +3,7 @@
  * read through the given functions, by project-relative path. Loaded by the cargo
  * adapter's locate() after a run, never before the runner starts. */
 import path from 'node:path';
-import type { Location } from './cargo-text.js';
+import type { Location } from '../parsers/cargo-text.js';
 
 export interface Sources {
   /** The file's text, or null when it does not exist. */

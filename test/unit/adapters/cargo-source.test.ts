@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { codeOnly, libraryRoot, testDefinition } from '../../../src/parsers/cargo-source.js';
+import { codeOnly, libraryRoot, testDefinition } from '../../../src/adapters/cargo-source.js';
 import { factsFromFiles } from '../../../src/detect/facts.js';
 
 const LIB = [
