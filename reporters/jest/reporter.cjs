@@ -30,7 +30,8 @@ const SKIPPED = new Set(['pending', 'skipped', 'disabled', 'todo']);
 
 class RunTestsJestReporter {
   constructor(globalConfig, options) {
-    this.fd = fs.openSync(options.output, 'w');
+    // Appended: a rerun may run jest twice into one report (run-tests deletes it before a run).
+    this.fd = fs.openSync(options.output, 'a');
     // As jest-circus matches it: the describe blocks and title joined by spaces, ignoring case.
     this.namePattern = globalConfig.testNamePattern ? new RegExp(globalConfig.testNamePattern, 'i') : null;
   }

@@ -24,7 +24,8 @@ function titles(task) {
 
 export default class RunTestsVitestReporter {
   constructor(output) {
-    this.fd = fs.openSync(output, 'w');
+    // Appended: a rerun may run vitest twice into one report (run-tests deletes it before a run).
+    this.fd = fs.openSync(output, 'a');
   }
 
   onInit(vitest) {

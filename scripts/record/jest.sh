@@ -21,13 +21,26 @@ trap 'rm -rf "$tmp"' EXIT
 # run <project> <case> [node flags] [launcher args] -- [runner args]: a real run; its exit status varies.
 run() {
   local project="$1" name="$2"; shift 2
-  local root="$tmp/$name" node_flags=()
+  local root="$tmp/$name"
   rm -rf "$root"; cp -R "$projects/$project" "$root"
   ln -s "$repo/node_modules" "$root/node_modules"
+  launch "$root" "$@"
+  scrub "$root" "$root/events.jsonl" "$out/$name.jsonl"
+}
+
+# again <case> [node flags] [launcher args] -- [runner args]: another run on the case's
+# copy, appended to its report, as the second command of a rerun appends.
+again() {
+  local name="$1"; shift
+  launch "$tmp/$name" "$@"
+  scrub "$tmp/$name" "$tmp/$name/events.jsonl" "$out/$name.jsonl"
+}
+
+launch() {
+  local root="$1" node_flags=(); shift
   while [[ "${1:-}" == --experimental-* ]]; do node_flags+=("$1"); shift; done
   (cd "$root" && node "${node_flags[@]}" "$launcher" --package "$repo/node_modules/$runner" \
-    --report "$root/events.jsonl" "$@" >run.log 2>&1) || true
-  scrub "$root" "$root/events.jsonl" "$out/$name.jsonl"
+    --report "$root/events.jsonl" "$@" >>run.log 2>&1) || true
 }
 
 # scrub <root> <in> <out>: paths replaced, volatile fields zeroed, files in a stable order.
@@ -44,12 +57,20 @@ scrub() {
       return v;
     };
     const records = fs.readFileSync(input, "utf8").split("\n").filter(Boolean).map((l) => clean(JSON.parse(l)));
+    // Each run (a rerun appends a second one) from its start record on.
+    const runs = [];
+    for (const r of records) {
+      if (r.type === "start" || runs.length === 0) runs.push([]);
+      runs[runs.length - 1].push(r);
+    }
     // Parallel workers interleave files: group each file'"'"'s records, in order of the file name.
-    const head = records.filter((r) => r.type === "start");
-    const tail = records.filter((r) => r.type === "end");
-    const files = [...new Set(records.filter((r) => r.file).map((r) => r.file))].sort();
-    const body = files.flatMap((f) => records.filter((r) => r.file === f));
-    fs.writeFileSync(output, [...head, ...body, ...tail].map((r) => JSON.stringify(r)).join("\n") + "\n");
+    const ordered = runs.flatMap((run) => {
+      const head = run.filter((r) => r.type === "start");
+      const tail = run.filter((r) => r.type === "end");
+      const files = [...new Set(run.filter((r) => r.file).map((r) => r.file))].sort();
+      return [...head, ...files.flatMap((f) => run.filter((r) => r.file === f)), ...tail];
+    });
+    fs.writeFileSync(output, ordered.map((r) => JSON.stringify(r)).join("\n") + "\n");
   ' "$2" "$3"
 }
 
@@ -65,5 +86,9 @@ run jest-mixed filtered --name 'handles \[brackets\] and \(parens\)' --path "$tm
 run jest-exit exit -- -i
 run jest-esm esm --experimental-vm-modules --
 run jest-hooks hooks --
+# A rerun as run-tests plans it: the failed tests by name, then the load error's file whole.
+run jest-mixed rerun --path "$tmp/rerun/test/math.test.js" --path "$tmp/rerun/test/second.test.js" \
+  --name '^(?:math add adds negatives|math parses config|math fails \[with\] \(brackets\) too|top level fails)$' --
+again rerun --path "$tmp/rerun/test/broken.test.js" --
 half "$out/mixed.jsonl" "$out/truncated.jsonl"
 list

@@ -14,5 +14,8 @@ run vitest-mixed mixed -- run
 run vitest-mixed filtered --name 'handles \[brackets\] and \(parens\)' --path "$tmp/filtered/test/math.test.ts" -- run
 run vitest-exit exit -- run
 run vitest-hook hook -- run
+# A rerun as run-tests plans it: the failed test by name, then the failed hook's file whole.
+run vitest-hook rerun --path "$tmp/rerun/test/other.test.ts" --name '^(?:subtracts wrongly)$' -- run
+again rerun --path "$tmp/rerun/test/hook.test.ts" -- run
 half "$out/mixed.jsonl" "$out/truncated.jsonl"
 list

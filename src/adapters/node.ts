@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { HarnessError } from '../core/errors.js';
+import type { FailedTestRecord } from '../core/types.js';
 import type { ProjectFacts } from '../detect/facts.js';
 import type { Invocation, PlanRequest } from './types.js';
 
@@ -201,20 +202,22 @@ export function launcherInvocation(request: PlanRequest, spec: LauncherSpec): In
   const dir = localPackage(facts, spec.runner);
   const report = request.artifacts.file(`${spec.runner}-events.jsonl`);
   const launcher = path.join(request.reportersDir, spec.runner, spec.launcher);
-  const { files, name } = selection(request, spec.nameSeparator);
+  const command = ({ files, name }: Selection): string[] => [
+    'node', ...(own ? script.nodeArgs : []), launcher,
+    '--package', dir, '--report', report,
+    ...files.flatMap((f) => ['--path', path.join(request.root, f)]),
+    ...(name === null ? [] : ['--name', name]),
+    '--', ...(own ? script.args : []),
+  ];
+  const [first, ...then] = request.rerun ? rerunSelections(request.rerun, spec.nameSeparator) : [{ files: request.files, name: nameFilter(request) }];
   const notes = [
     ...(script.note ? [script.note] : []),
     ...(script.runner !== null && !own ? [`scripts.test runs ${script.runner}, not ${spec.runner}; run-tests runs ${spec.runner} without the script's arguments`] : []),
   ];
   const env = own ? script.env : {};
   return {
-    argv: [
-      'node', ...(own ? script.nodeArgs : []), launcher,
-      '--package', dir, '--report', report,
-      ...files.flatMap((f) => ['--path', path.join(request.root, f)]),
-      ...(name === null ? [] : ['--name', name]),
-      '--', ...(own ? script.args : []),
-    ],
+    argv: command(first ?? { files: [], name: null }),
+    ...(then.length > 0 ? { thenArgv: then.map(command) } : {}),
     env: { ...request.env, ...env },
     cwd: request.root,
     shownEnv: Object.keys(env),
@@ -223,17 +226,32 @@ export function launcherInvocation(request: PlanRequest, spec: LauncherSpec): In
   };
 }
 
-/** Files and the name pattern. A rerun selects the failures' files and an anchored
- * alternation of their exact names (jest and vitest match the names joined by spaces);
- * a file-level failure (a load error) has no test names, so then its files run whole. */
-function selection(request: PlanRequest, separator: string): { files: readonly string[]; name: string | null } {
-  const { rerun } = request;
-  if (rerun === null) {
-    const name = request.name === null ? null : request.name.regex ? request.name.text : escapeJsRegex(request.name.text);
-    return { files: request.files, name };
-  }
-  const files = rerun.some((t) => t.file === null) ? [] : [...new Set(rerun.map((t) => t.file as string))];
-  if (rerun.some((t) => t.id === t.file)) return { files, name: null };
-  const names = [...new Set(rerun.map((t) => escapeJsRegex(t.test_name.split(separator).join(' '))))];
-  return { files, name: `^(?:${names.join('|')})$` };
+/** What one launcher run selects: files (none = the project's own) and a name pattern. */
+export interface Selection {
+  readonly files: readonly string[];
+  readonly name: string | null;
+}
+
+function nameFilter({ name }: PlanRequest): string | null {
+  if (name === null) return null;
+  return name.regex ? name.text : escapeJsRegex(name.text);
+}
+
+/** A rerun: the failed tests by their files and an anchored alternation of their exact
+ * names (jest and vitest match the names joined by spaces); then, in a second run whose
+ * events go to the same report, whole files for errors outside tests (load errors,
+ * hooks: id = file), which a name pattern cannot select. A file with both runs whole,
+ * once. A failure tied to no file selects every file: by the names, unless an error
+ * outside tests needs its files whole. */
+export function rerunSelections(rerun: readonly FailedTestRecord[], separator: string): Selection[] {
+  const exactNames = (records: readonly FailedTestRecord[]): string =>
+    `^(?:${[...new Set(records.map((t) => escapeJsRegex(t.test_name.split(separator).join(' '))))].join('|')})$`;
+  const fileLevel = (t: FailedTestRecord): boolean => t.id === t.file;
+  if (rerun.some((t) => t.file === null)) return [{ files: [], name: rerun.some(fileLevel) ? null : exactNames(rerun) }];
+  const whole = [...new Set(rerun.filter(fileLevel).map((t) => t.file as string))];
+  const exact = rerun.filter((t) => !whole.includes(t.file as string));
+  const selections: Selection[] = [];
+  if (exact.length > 0) selections.push({ files: [...new Set(exact.map((t) => t.file as string))], name: exactNames(exact) });
+  if (whole.length > 0) selections.push({ files: whole, name: null });
+  return selections;
 }

@@ -3,7 +3,8 @@
  * record types: `start`, `file_start`, `test_start`, `test`, `file`, `end`. Results are
  * kept per test file; a file's `file` record is authoritative and replaces the `test`
  * records streamed before it. A file that started and never finished is the evidence
- * of a runner that died (process.exit in a test, a crash, a timeout). */
+ * of a runner that died (process.exit in a test, a crash, a timeout). A rerun may run
+ * the runner twice into one report: each run from its `start` to its `end` record. */
 import type { ParseContext, ParsedReport, TestResult } from '../core/types.js';
 import { relativeFile } from './fields.js';
 import { lineParser, type ParserFactory } from './stream.js';
@@ -31,7 +32,9 @@ interface State {
   readonly running: Map<string, string | null>;
   readonly warnings: string[];
   readonly endTests: TestResult[];
-  ended: boolean;
+  /** `start` and `end` records seen: every run that started must end. */
+  starts: number;
+  ends: number;
   interrupted: boolean;
   afterEnd: boolean;
   finished: number;
@@ -41,7 +44,7 @@ export function eventsParser(mapper: EventMapper): ParserFactory {
   return (ctx) => {
     const state: State = {
       byFile: new Map(), running: new Map(), warnings: [], endTests: [],
-      ended: false, interrupted: false, afterEnd: false, finished: 0,
+      starts: 0, ends: 0, interrupted: false, afterEnd: false, finished: 0,
     };
     return lineParser({
       line(raw, lineNo, cutOff) {
@@ -52,7 +55,7 @@ export function eventsParser(mapper: EventMapper): ParserFactory {
           state.warnings.push(`${mapper.runner} report line ${lineNo}: ${cutOff ? 'incomplete' : 'not valid'} JSON, ignored`);
           return;
         }
-        if (state.ended) state.afterEnd = true;
+        if (state.ends > 0 && state.ends >= state.starts && record['type'] !== 'start') state.afterEnd = true;
         apply(mapper, record, lineNo, state, ctx);
       },
       end: () => finish(mapper, state, ctx),
@@ -65,6 +68,7 @@ function apply(mapper: EventMapper, record: Json, lineNo: number, state: State, 
   const file = typeof record['file'] === 'string' ? record['file'] : null;
   switch (record['type']) {
     case 'start':
+      state.starts += 1;
       if (record['version'] !== EVENTS_FORMAT_VERSION) {
         state.warnings.push(`${mapper.runner} report format version ${JSON.stringify(record['version'])}, expected ${EVENTS_FORMAT_VERSION}`);
       }
@@ -101,7 +105,7 @@ function apply(mapper: EventMapper, record: Json, lineNo: number, state: State, 
       const end = mapper.end(record, ctx);
       state.endTests.push(...end.tests);
       state.interrupted ||= end.interrupted;
-      state.ended = true;
+      state.ends += 1;
       return;
     }
     default:
@@ -115,10 +119,11 @@ function finish(mapper: EventMapper, state: State, ctx: ParseContext): ParsedRep
     const during = test === null ? '' : ` (during "${test}")`;
     warnings.push(`${mapper.runner} stopped while running ${relativeFile(file, ctx.root)}${during} and reported no result for it: a test may have called process.exit, or the process crashed or was killed`);
   }
-  if (!state.ended) warnings.push(`the ${mapper.runner} report has no end record: the run did not reach its end`);
+  const ended = state.ends > 0 && state.ends >= state.starts;
+  if (!ended) warnings.push(`the ${mapper.runner} report has no end record: the run did not reach its end`);
   if (state.interrupted) warnings.push(`${mapper.runner} reports that the run was interrupted`);
   if (state.afterEnd) warnings.push(`the ${mapper.runner} report has records after its end record`);
-  const complete = state.ended && !state.interrupted && !state.afterEnd && state.running.size === 0;
+  const complete = ended && !state.interrupted && !state.afterEnd && state.running.size === 0;
   return { tests: [...[...state.byFile.values()].flat(), ...state.endTests], complete, warnings };
 }
 

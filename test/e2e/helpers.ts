@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { RunReport } from '../../src/core/report.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import { XMLParser } from 'fast-xml-parser';
 
 export const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const BIN = path.join(REPO, 'bin/run-tests.js');
@@ -62,6 +63,20 @@ export const validateReport = new Ajv2020({ allErrors: true }).compile(fs.readJs
 /** The failed tests as [name, file, line, status], for exact comparison. */
 export const failures = (report: RunReport): [string, string | null, number | null, string][] =>
   report.failed_tests.map((t) => [t.test_name, t.file, t.line, t.status]);
+
+/** Every test a run's `--junit` file lists, passed ones included, as [file, name, outcome]
+ * sorted: what ran, for asserting that nothing else did. */
+export async function junitTests(file: string): Promise<[string, string, string][]> {
+  const doc = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', isArray: (name) => ['testsuite', 'testcase'].includes(name), htmlEntities: true })
+    .parse(await fs.readFile(file, 'utf8')) as { testsuites: { testsuite?: { testcase?: Record<string, unknown>[] }[] } };
+  const outcome = (c: Record<string, unknown>): string => ['failure', 'error', 'skipped'].find((k) => k in c) ?? 'passed';
+  return (doc.testsuites.testsuite ?? []).flatMap((s) => s.testcase ?? [])
+    .map((c): [string, string, string] => [String(c['file']), String(c['name']), outcome(c)])
+    .sort((a, b) => {
+      const [x, y] = [a.join('\0'), b.join('\0')];
+      return x < y ? -1 : x > y ? 1 : 0;
+    });
+}
 
 const onPath = (tool: string): boolean => spawnSync('sh', ['-c', 'command -v "$1"', 'sh', tool]).status === 0;
 

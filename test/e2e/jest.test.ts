@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import fs from 'fs-extra';
 import path from 'node:path';
-import { copyFixture, failures, processGone, REPO, runJson, waitFor } from './helpers.js';
+import { copyFixture, failures, junitTests, processGone, REPO, runJson, waitFor } from './helpers.js';
 
 /** A temp copy of a fixture whose node_modules is run-tests' own (jest 30 is a devDependency). */
 async function jestFixture(name: string): Promise<string> {
@@ -65,15 +65,59 @@ describe('jest through its programmatic API', () => {
     expect(report.command).toContain('math fails \\[with\\] \\(brackets\\) too');
   });
 
-  it('reruns a load error by running its file whole', async () => {
+  it('reruns a load error file whole and the other failures exactly, in a second jest into the same report', async () => {
     const dir = await jestFixture('jest-mixed');
     await runJson(['--cwd', dir]);
-    const broken = path.join(dir, 'test/broken.test.js');
-    await fs.writeFile(broken, "test('loads now', () => expect(1).toBe(1));\n");
-    const { report } = await runJson(['--cwd', dir, '--failed-only']);
-    expect(report.rerun).toEqual({ selected: 5, not_run: [] });
-    expect(report.summary.run).toBe(10);
-    expect(report.failed_tests.map((t) => t.test_name)).not.toContain('load error: test/broken.test.js');
+    const junit = path.join(dir, 'rerun.xml');
+    const { exitCode, report } = await runJson(['--cwd', dir, '--failed-only', '--junit', junit]);
+    expect([exitCode, report.status, report.rerun, report.warnings]).toEqual([1, 'failed', { selected: 5, not_run: [] }, []]);
+    expect(report.summary).toEqual({ run: 5, passed: 0, failures: 3, errors: 2, skips: 0 });
+    expect(sorted(failures(report))).toEqual(MIXED_FAILURES);
+    // Exactly the previous failures ran: none of the passing or skipped tests of their files.
+    expect(await junitTests(junit)).toEqual([
+      ['test/broken.test.js', 'load error: test/broken.test.js', 'error'],
+      ['test/math.test.js', 'math › add › adds negatives', 'failure'],
+      ['test/math.test.js', 'math › fails [with] (brackets) too', 'failure'],
+      ['test/math.test.js', 'math › parses config', 'error'],
+      ['test/second.test.js', 'top level fails', 'failure'],
+    ]);
+    const [exact, whole] = (report.command ?? '').split(' ; ');
+    expect(exact).toMatch(/ --path test\/(math|second)\.test\.js --path test\/(math|second)\.test\.js --name '\^\(\?:.*\)\$' --$/);
+    expect(whole).toBe(`node ${REPO}reporters/jest/launch.cjs --package node_modules/jest --report .run-tests/jest-events.jsonl --path test/broken.test.js --`);
+  });
+
+  it('settles a load error once its file loads, running that file whole', async () => {
+    const dir = await jestFixture('jest-mixed');
+    await runJson(['--cwd', dir]);
+    await fs.writeFile(path.join(dir, 'test/broken.test.js'), "test('loads now', () => expect(1).toBe(1));\n");
+    const junit = path.join(dir, 'rerun.xml');
+    const { report } = await runJson(['--cwd', dir, '--failed-only', '--junit', junit]);
+    expect([report.rerun, report.summary]).toEqual([{ selected: 5, not_run: [] }, { run: 5, passed: 1, failures: 3, errors: 1, skips: 0 }]);
+    expect((await junitTests(junit)).filter(([file]) => file === 'test/broken.test.js')).toEqual([['test/broken.test.js', 'loads now', 'passed']]);
+    expect(sorted(failures(report))).toEqual(MIXED_FAILURES.slice(1));
+  });
+
+  it('reruns a file whose afterAll threw whole, once, though tests of it failed too, and only the failure of another file', async () => {
+    const dir = await jestFixture('jest-hooks');
+    await fs.writeFile(path.join(dir, 'test/other.test.js'), "test('passes', () => {});\ntest('fails', () => expect(1).toBe(2));\n");
+    const first = await runJson(['--cwd', dir]);
+    expect(first.report.summary).toEqual({ run: 7, passed: 2, failures: 2, errors: 3, skips: 0 });
+    const junit = path.join(dir, 'rerun.xml');
+    const { exitCode, report } = await runJson(['--cwd', dir, '--failed-only', '--junit', junit]);
+    expect([exitCode, report.rerun, report.warnings]).toEqual([1, { selected: 5, not_run: [] }, []]);
+    expect(report.summary).toEqual({ run: 6, passed: 1, failures: 2, errors: 3, skips: 0 });
+    expect(await junitTests(junit)).toEqual([
+      ['test/hooks.test.js', 'load error: test/hooks.test.js', 'error'],
+      ['test/hooks.test.js', 'plain', 'failure'],
+      ['test/hooks.test.js', 'with after › three', 'passed'],
+      ['test/hooks.test.js', 'with before › one', 'error'],
+      ['test/hooks.test.js', 'with before › two', 'error'],
+      ['test/other.test.js', 'fails', 'failure'],
+    ]);
+    expect(report.command?.split(' ; ').map((c) => c.replace(/^.* --report \S+ /, ''))).toEqual([
+      "--path test/other.test.js --name '^(?:fails)$' --",
+      '--path test/hooks.test.js --',
+    ]);
   });
 
   it('gives a failure whose stack has no frame in its test file a null line, never a guessed one', async () => {

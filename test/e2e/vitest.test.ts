@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import fs from 'fs-extra';
 import path from 'node:path';
-import { copyFixture, failures, processGone, REPO, runJson, waitFor } from './helpers.js';
+import { copyFixture, failures, junitTests, processGone, REPO, runJson, waitFor } from './helpers.js';
 
 /** A temp copy of a fixture whose node_modules is run-tests' own (vitest 4 is a devDependency). */
 async function vitestFixture(name: string): Promise<string> {
@@ -31,14 +31,22 @@ describe('vitest through its programmatic API', () => {
       ['store > when connected', 'test/hook.test.ts', 8, 'error'],
       ['subtracts wrongly', 'test/other.test.ts', 4, 'failed'],
     ]));
-    // -t cannot select a suite: the hook's file runs whole, beside the failed test.
-    const again = await runJson(['--cwd', dir, '--failed-only']);
-    // vitest runs files in parallel: the order of the failures, and of their paths, varies.
-    expect(again.report.command).toContain(' --path test/hook.test.ts ');
-    expect(again.report.command).toContain(' --path test/other.test.ts ');
-    expect(again.report.command).not.toContain('--name');
-    expect([again.report.rerun, again.report.warnings]).toEqual([{ selected: 2, not_run: [] }, []]);
-    expect(again.report.summary).toEqual({ run: 5, passed: 2, failures: 1, errors: 1, skips: 1 });
+    // -t cannot select a suite: the hook's file runs whole in a second vitest, after the failed test alone.
+    const junit = path.join(dir, 'rerun.xml');
+    const again = await runJson(['--cwd', dir, '--failed-only', '--junit', junit]);
+    expect(again.report.command?.split(' ; ').map((c) => c.replace(/^.* --report \S+ /, ''))).toEqual([
+      "--path test/other.test.ts --name '^(?:subtracts wrongly)$' -- run",
+      '--path test/hook.test.ts -- run',
+    ]);
+    expect([again.exitCode, again.report.rerun, again.report.warnings]).toEqual([1, { selected: 2, not_run: [] }, []]);
+    expect(again.report.summary).toEqual({ run: 4, passed: 1, failures: 1, errors: 1, skips: 1 });
+    // Exactly that: the passing test of the other file did not run.
+    expect(await junitTests(junit)).toEqual([
+      ['test/hook.test.ts', 'store > counts', 'passed'],
+      ['test/hook.test.ts', 'store > when connected', 'error'],
+      ['test/hook.test.ts', 'store > when connected > reads', 'skipped'],
+      ['test/other.test.ts', 'subtracts wrongly', 'failure'],
+    ]);
     const test = path.join(dir, 'test/hook.test.ts');
     await fs.writeFile(test, (await fs.readFile(test, 'utf8')).replace('const ready = false;', 'const ready = true;'));
     const fixed = await runJson(['--cwd', dir, '--failed-only']);
@@ -71,6 +79,28 @@ describe('vitest through its programmatic API', () => {
     expect(sorted(failures(report))).toEqual(MIXED_FAILURES.slice(1));
     expect(report.rerun).toEqual({ selected: 5, not_run: [] });
     expect(report.command).toContain('math fails \\[with\\] \\(brackets\\) too');
+  });
+
+  it('reruns a load error file whole and the other failures exactly, in a second vitest into the same report', async () => {
+    const dir = await vitestFixture('vitest-mixed');
+    await runJson(['--cwd', dir]);
+    const junit = path.join(dir, 'rerun.xml');
+    const { exitCode, report } = await runJson(['--cwd', dir, '--failed-only', '--junit', junit]);
+    expect([exitCode, report.status, report.rerun, report.warnings]).toEqual([1, 'failed', { selected: 6, not_run: [] }, []]);
+    expect(report.summary).toEqual({ run: 6, passed: 0, failures: 3, errors: 3, skips: 0 });
+    expect(sorted(failures(report))).toEqual(MIXED_FAILURES);
+    // Exactly the previous failures ran: none of the passing, skipped or todo tests of their files.
+    expect(await junitTests(junit)).toEqual([
+      ['test/broken.test.ts', 'load error: test/broken.test.ts', 'error'],
+      ['test/math.test.ts', 'math > add > adds negatives', 'failure'],
+      ['test/math.test.ts', 'math > fails [with] (brackets) too', 'failure'],
+      ['test/math.test.ts', 'math > parses config', 'error'],
+      ['test/math.test.ts', 'math > times out', 'error'],
+      ['test/second.test.ts', 'top level fails', 'failure'],
+    ]);
+    const [exact, whole] = (report.command ?? '').split(' ; ');
+    expect(exact).toMatch(/ --path test\/(math|second)\.test\.ts --path test\/(math|second)\.test\.ts --name '\^\(\?:.*\)\$' -- run$/);
+    expect(whole).toBe(`node ${REPO}reporters/vitest/launch.mjs --package node_modules/vitest --report .run-tests/vitest-events.jsonl --path test/broken.test.ts -- run`);
   });
 
   it('filters by --name as a plain substring or a /regex/, with files', async () => {

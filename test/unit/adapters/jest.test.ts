@@ -57,9 +57,17 @@ describe('jest adapter', () => {
     expect(new RegExp(name, 'i').test('math add (1) [x] and more')).toBe(false);
   });
 
-  it('runs a load error file whole on a rerun', () => {
-    const plan = jest.plan(request(pkg('jest'), { rerun: [record('test/broken.test.js', 'load error: test/broken.test.js', 'test/broken.test.js'), record('test/a.test.js', 'x')] }));
-    expect(plan.argv).toEqual([...HEAD, '--path', '/p/test/broken.test.js', '--path', '/p/test/a.test.js', '--']);
+  it('reruns the failed tests exactly, then a load error file whole in a second jest, into the same report', () => {
+    const plan = jest.plan(request(pkg('jest --ci'), { rerun: [record('test/broken.test.js', 'load error: test/broken.test.js', 'test/broken.test.js'), record('test/a.test.js', 'x')] }));
+    expect(plan.argv).toEqual([...HEAD, '--path', '/p/test/a.test.js', '--name', '^(?:x)$', '--', '--ci']);
+    expect(plan.thenArgv).toEqual([[...HEAD, '--path', '/p/test/broken.test.js', '--', '--ci']]);
+    expect(plan.reports).toEqual([{ path: '/p/.run-tests/jest-events.jsonl', parser: 'jest' }]);
+  });
+
+  it('is one command when a rerun has only test entries, or only file-level ones', () => {
+    expect(jest.plan(request(pkg('jest'), { rerun: [record('test/a.test.js', 'x')] })).thenArgv).toBeUndefined();
+    const whole = jest.plan(request(pkg('jest'), { rerun: [record('test/broken.test.js', 'load error: test/broken.test.js', 'test/broken.test.js')] }));
+    expect([whole.argv, whole.thenArgv]).toEqual([[...HEAD, '--path', '/p/test/broken.test.js', '--'], undefined]);
   });
 
   it('is RUNNER_MISSING when no node_modules/jest is found upwards', () => {

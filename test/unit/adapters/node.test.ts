@@ -1,9 +1,13 @@
 import { describe, expect, it } from '@jest/globals';
 import { factsFromFiles } from '../../../src/detect/facts.js';
-import { chooseNodeRunner, escapeJsRegex, shellWords, testScript } from '../../../src/adapters/node.js';
+import { chooseNodeRunner, escapeJsRegex, rerunSelections, shellWords, testScript } from '../../../src/adapters/node.js';
+import type { FailedTestRecord } from '../../../src/core/types.js';
 
 const pkg = (value: Record<string, unknown>): string => JSON.stringify(value);
 const choose = (files: Record<string, string>) => chooseNodeRunner(factsFromFiles('/p', files));
+const record = (file: string | null, name: string, id = `${file}::${name}`): FailedTestRecord => ({ test_name: name, file, line: 1, status: 'failed', message: 'm', id });
+/** A file-level entry: a load error or a failed hook, whose id is its file. */
+const fileLevel = (file: string, name = `load error: ${file}`): FailedTestRecord => record(file, name, file);
 
 describe('chooseNodeRunner', () => {
   it('prefers a dependency in the order vitest, jest, mocha', () => {
@@ -63,5 +67,37 @@ describe('escapeJsRegex', () => {
     expect(new RegExp(`^${escapeJsRegex(name)}$`).test(name)).toBe(true);
     expect(new RegExp(`^${escapeJsRegex(name)}$`, 'u').test(name)).toBe(true);
     expect(new RegExp(escapeJsRegex('a.b')).test('axb')).toBe(false);
+  });
+});
+
+describe('rerunSelections (jest and vitest)', () => {
+  it('selects test entries by their files and an anchored alternation of their space-joined names', () => {
+    const selections = rerunSelections([record('a.test.js', 'math › add (1) › [x]'), record('b.test.js', 'top'), record('a.test.js', 'math › add (1) › [x]')], ' › ');
+    expect(selections).toEqual([{ files: ['a.test.js', 'b.test.js'], name: '^(?:math add \\(1\\) \\[x\\]|top)$' }]);
+    const name = new RegExp(selections[0]?.name ?? '', 'i');
+    expect([name.test('math add (1) [x]'), name.test('top'), name.test('math add (1) [x] and more'), name.test('a top')]).toEqual([true, true, false, false]);
+  });
+
+  it('runs file-level entries whole in a second selection, beside the exact one', () => {
+    expect(rerunSelections([fileLevel('broken.test.ts'), record('m.test.ts', 'math > adds'), fileLevel('hook.test.ts', 'store > when connected')], ' > ')).toEqual([
+      { files: ['m.test.ts'], name: '^(?:math adds)$' },
+      { files: ['broken.test.ts', 'hook.test.ts'], name: null },
+    ]);
+  });
+
+  it('runs a file with both a file-level entry and test entries whole, once, and none of its names in the pattern', () => {
+    expect(rerunSelections([record('hooks.test.js', 'plain'), fileLevel('hooks.test.js'), record('other.test.js', 'fails')], ' › ')).toEqual([
+      { files: ['other.test.js'], name: '^(?:fails)$' },
+      { files: ['hooks.test.js'], name: null },
+    ]);
+  });
+
+  it('is one selection when only file-level entries failed', () => {
+    expect(rerunSelections([fileLevel('a.test.js'), fileLevel('b.test.js')], ' › ')).toEqual([{ files: ['a.test.js', 'b.test.js'], name: null }]);
+  });
+
+  it('selects every file for a failure tied to no file: by the names, or whole beside a file-level entry', () => {
+    expect(rerunSelections([record(null, 'unhandled error', 'unhandled error'), record('a.test.ts', 'x')], ' > ')).toEqual([{ files: [], name: '^(?:unhandled error|x)$' }]);
+    expect(rerunSelections([record(null, 'unhandled error', 'unhandled error'), fileLevel('a.test.ts')], ' > ')).toEqual([{ files: [], name: null }]);
   });
 });

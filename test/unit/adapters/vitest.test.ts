@@ -44,4 +44,14 @@ describe('vitest adapter', () => {
     expect(vitest.plan(request(pkg('vitest'), { rerun })).argv)
       .toEqual([...HEAD, '--path', '/p/test/m.test.ts', '--name', '^(?:math fails \\[with\\] \\(brackets\\) too)$', '--']);
   });
+
+  it('reruns a failed hook\'s file whole in a second vitest, after the exact selection', () => {
+    const rerun: FailedTestRecord[] = [
+      { test_name: 'store > when connected', file: 'test/hook.test.ts', line: 8, status: 'error', message: 'm', id: 'test/hook.test.ts' },
+      { test_name: 'subtracts wrongly', file: 'test/other.test.ts', line: 4, status: 'failed', message: 'm', id: 'test/other.test.ts::subtracts wrongly' },
+    ];
+    const plan = vitest.plan(request(pkg('vitest run'), { rerun }));
+    expect(plan.argv).toEqual([...HEAD, '--path', '/p/test/other.test.ts', '--name', '^(?:subtracts wrongly)$', '--', 'run']);
+    expect(plan.thenArgv).toEqual([[...HEAD, '--path', '/p/test/hook.test.ts', '--', 'run']]);
+  });
 });

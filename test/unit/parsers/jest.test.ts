@@ -12,7 +12,7 @@ describe('parseJest on recorded reporter output', () => {
   const cases = readdirSync(outputs).filter((f) => f.endsWith('.jsonl')).sort();
 
   it('has the recorded cases', () => {
-    expect(cases).toEqual(['esm.jsonl', 'exit.jsonl', 'filtered.jsonl', 'hooks.jsonl', 'mixed.jsonl', 'truncated.jsonl']);
+    expect(cases).toEqual(['esm.jsonl', 'exit.jsonl', 'filtered.jsonl', 'hooks.jsonl', 'mixed.jsonl', 'rerun.jsonl', 'truncated.jsonl']);
   });
 
   it.each(cases)('%s matches its expected report', (file) => {
@@ -31,6 +31,14 @@ describe('parseJest on recorded reporter output', () => {
       ['skipped', 'math › is still to do', null],
       ['failed', 'math › fails [with] (brackets) too', 30],
       ['failed', 'top level fails', 6],
+    ]);
+  });
+
+  it('reads the two jest runs of a rerun appended to one report as one complete report', () => {
+    const parsed = parseJest(read('rerun.jsonl'), ctx);
+    expect([parsed.complete, parsed.warnings]).toEqual([true, []]);
+    expect(parsed.tests.map((t) => t.name)).toEqual([
+      'math › add › adds negatives', 'math › parses config', 'math › fails [with] (brackets) too', 'top level fails', 'load error: test/broken.test.js',
     ]);
   });
 
@@ -64,6 +72,18 @@ describe('parseJest inline cases', () => {
       'jest report line 2: not valid JSON, ignored',
       'the jest report has records after its end record',
     ]);
+  });
+
+  it('is incomplete when a later run of the report did not reach its end, and reads the results of both', () => {
+    const second = line({ type: 'start', version: 1, pid: 2, files: 1 }) + line({ type: 'file_start', file: '<root>/test/b.test.js' });
+    const parsed = parseJest(start + test({}) + end + second, ctx);
+    expect([parsed.complete, parsed.tests.map((t) => t.name)]).toEqual([false, ['A › x']]);
+    expect(parsed.warnings).toEqual([
+      'jest stopped while running test/b.test.js and reported no result for it: a test may have called process.exit, or the process crashed or was killed',
+      'the jest report has no end record: the run did not reach its end',
+    ]);
+    const both = parseJest(start + test({}) + end + start + test({ title: 'y' }) + end, ctx);
+    expect([both.complete, both.warnings, both.tests.map((t) => t.name)]).toEqual([true, [], ['A › x', 'A › y']]);
   });
 
   it('strips ANSI colours and stack frames from messages, and is interrupted when jest says so', () => {

@@ -12,7 +12,7 @@ describe('parseVitest on recorded reporter output', () => {
   const cases = readdirSync(outputs).filter((f) => f.endsWith('.jsonl')).sort();
 
   it('has the recorded cases', () => {
-    expect(cases).toEqual(['exit.jsonl', 'filtered.jsonl', 'hook.jsonl', 'mixed.jsonl', 'truncated.jsonl']);
+    expect(cases).toEqual(['exit.jsonl', 'filtered.jsonl', 'hook.jsonl', 'mixed.jsonl', 'rerun.jsonl', 'truncated.jsonl']);
   });
 
   it.each(cases)('%s matches its expected report', (file) => {
@@ -25,6 +25,14 @@ describe('parseVitest on recorded reporter output', () => {
     expect(tests.find((t) => t.name === 'math > times out')).toMatchObject({ status: 'error', line: 37 });
     expect(tests.find((t) => t.name === 'math > times out' && 'message' in t && (t.message ?? '').startsWith('Error: Test timed out in 50ms.'))).toBeDefined();
     expect(tests.find((t) => t.id === 'test/broken.test.ts')).toMatchObject({ name: 'load error: test/broken.test.ts', line: 3, status: 'error' });
+  });
+
+  it('reads the two vitest runs of a rerun appended to one report as one complete report', () => {
+    const parsed = parseVitest(read('rerun.jsonl'), ctx);
+    expect([parsed.complete, parsed.warnings]).toEqual([true, []]);
+    expect(parsed.tests.map((t) => [t.name, t.status])).toEqual([
+      ['subtracts wrongly', 'failed'], ['store > when connected > reads', 'skipped'], ['store > counts', 'passed'], ['store > when connected', 'error'],
+    ]);
   });
 
   it('is incomplete when a worker died in a file that never finished', () => {
