@@ -43,19 +43,27 @@ function jestTest(r: Json, ctx: ParseContext): TestResult | string {
   };
 }
 
-/** A test file that failed to run at all (testExecError): an error tied to the file. */
+/** The name of an `afterAll` that threw, as mocha names its `"after all" hook`; jest
+ * does not say which describe block it belongs to. */
+const afterAllName = (file: string): string => `"after all" hook in ${file}`;
+
+/** A test file that failed to run (testExecError), or whose afterAll threw: an error
+ * tied to the file. */
 function execError(r: Json, ctx: ParseContext): TestResult | null {
   const error = typeof r['exec_error'] === 'object' && r['exec_error'] !== null ? (r['exec_error'] as Json) : null;
   const absFile = str(r['file']);
   if (error === null || absFile === null) return null;
   const file = relativeFile(absFile, ctx.root);
   const kind = str(error['name']);
-  // An afterAll that threw reaches jest as an exec error with an empty message and the
-  // error in its stack: `Error: after broke\n    at …`.
-  const message = stripAnsi(str(error['message']) ?? '').trim() || withoutFrames(str(error['stack']) ?? '');
+  // Once a file loaded, jest-circus gives beforeAll and *Each errors to the tests, and
+  // reports an afterAll that threw (or the rare error no test owns, which it does not tell
+  // apart) as an exec error with an empty message and the error in its stack:
+  // `Error: after broke\n    at …`. A file that failed to load has a message.
+  const own = stripAnsi(str(error['message']) ?? '').trim();
+  const message = own || withoutFrames(str(error['stack']) ?? '');
   return {
     id: file,
-    name: loadErrorName(file),
+    name: own === '' ? afterAllName(file) : loadErrorName(file),
     file,
     line: lineInFile(str(error['stack']), absFile),
     status: 'error',

@@ -30,9 +30,11 @@ describe('jest through its programmatic API', () => {
       ['with before › one', 'test/hooks.test.js', 3, 'error', 'Error: before broke'],
       ['with before › two', 'test/hooks.test.js', 3, 'error', 'Error: before broke'],
       ['plain', 'test/hooks.test.js', 17, 'failed', 'expect(received).toBe(expected) // Object.is equality\n\nExpected: 2\nReceived: 1'],
-      // jest reports an afterAll that threw as its file failing to run, with an empty message.
-      ['load error: test/hooks.test.js', 'test/hooks.test.js', 11, 'error', 'Error: after broke'],
+      // jest reports an afterAll that threw as an error of its file, after its tests ran:
+      // named for the hook, never a load error; its id is the file, as a load error's.
+      ['"after all" hook in test/hooks.test.js', 'test/hooks.test.js', 11, 'error', 'Error: after broke'],
     ]);
+    expect(report.failed_tests.at(-1)?.id).toBe('test/hooks.test.js');
   });
 
   it('reports failures, errors, skips, todos and a load error with files and lines', async () => {
@@ -107,7 +109,7 @@ describe('jest through its programmatic API', () => {
     expect([exitCode, report.rerun, report.warnings]).toEqual([1, { selected: 5, not_run: [] }, []]);
     expect(report.summary).toEqual({ run: 6, passed: 1, failures: 2, errors: 3, skips: 0 });
     expect(await junitTests(junit)).toEqual([
-      ['test/hooks.test.js', 'load error: test/hooks.test.js', 'error'],
+      ['test/hooks.test.js', '"after all" hook in test/hooks.test.js', 'error'],
       ['test/hooks.test.js', 'plain', 'failure'],
       ['test/hooks.test.js', 'with after › three', 'passed'],
       ['test/hooks.test.js', 'with before › one', 'error'],

@@ -34,6 +34,11 @@ describe('parseJest on recorded reporter output', () => {
     ]);
   });
 
+  it('names an afterAll that threw for its hook, not as a load error, with the file as its id', () => {
+    const { tests } = parseJest(read('hooks.jsonl'), ctx);
+    expect(tests.filter((t) => t.id === 'test/hooks.test.js').map((t) => [t.name, t.line, t.status])).toEqual([['"after all" hook in test/hooks.test.js', 11, 'error']]);
+  });
+
   it('reads the two jest runs of a rerun appended to one report as one complete report', () => {
     const parsed = parseJest(read('rerun.jsonl'), ctx);
     expect([parsed.complete, parsed.warnings]).toEqual([true, []]);
