@@ -217,8 +217,8 @@ function fileMessage(error: NodeError, stderr: string | null): string {
   if (error.cause !== null) return failure(error).message;
   const printed = stderrError(stderr);
   if (printed !== null) return boundMessage(printed.message);
-  const how = error.signal !== null ? `was killed by ${error.signal}` : `exited with code ${String(error.exitCode)}`;
-  return `the test file's process ${how} before all its tests were reported (a test may have called process.exit)`;
+  if (error.signal !== null) return `the test file's process was killed by ${error.signal} before all its tests were reported`;
+  return `the test file's process exited with code ${String(error.exitCode)} before all its tests were reported (a test may have called process.exit)`;
 }
 
 /** The uncaught error node printed on stderr: the lines before its first stack frame. */

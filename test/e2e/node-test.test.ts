@@ -72,7 +72,12 @@ suite('node --test', () => {
     const { exitCode, report } = await runJson(['--cwd', dir, '--timeout', '3', '--kill-grace', '1'], { env: { HANG_PID_FILE: pidFile } });
     expect(exitCode).toBe(124);
     expect(report).toMatchObject({ status: 'timed_out', timed_out: true });
-    expect(report.summary).toEqual({ run: 1, passed: 1, failures: 0, errors: 0, skips: 0 });
+    // The signal reaches node --test and the file's process at once: node sometimes still
+    // reports the file's death before it exits itself, and then the file is an error. Seen
+    // under load in a full `npm test`; never a pass either way.
+    const cutOff = report.failed_tests.map((t) => [t.test_name, t.status, t.message]);
+    expect([[], [['test/hang.test.js', 'error', "the test file's process was killed by SIGTERM before all its tests were reported"]]]).toContainEqual(cutOff);
+    expect(report.summary).toEqual({ run: 1 + cutOff.length, passed: 1, failures: 0, errors: cutOff.length, skips: 0 });
     const grandchild = Number(await fs.readFile(pidFile, 'utf8'));
     expect(grandchild).toBeGreaterThan(1);
     await waitFor(`grandchild ${grandchild} to die`, () => processGone(grandchild), 2000);

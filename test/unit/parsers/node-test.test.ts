@@ -66,6 +66,17 @@ describe('parseNodeTestJsonl on small inputs', () => {
     expect(report.tests.map((t) => [t.name, t.status])).toEqual([['p > c', 'error']]);
   });
 
+  it("says how a file's process ended when it printed nothing: a signal is not blamed on process.exit", () => {
+    const fileFail = (exitCode: number | null, signal: string | null) => JSON.stringify({
+      type: 'test:fail', name: FILE, nesting: 0, file: FILE, line: 1, column: 1, kind: 'test', duration_ms: 1, file_level: true,
+      error: { ...thrown({ message: 'test failed' }), exitCode, signal, cause: { name: null, code: null, message: 'test failed', stack: null } },
+    });
+    expect([run(fileFail(null, 'SIGTERM')), run(fileFail(3, null))].map((r) => r.tests.map((t) => [t.id, t.status, 'message' in t ? t.message : null]))).toEqual([
+      [['test/a.test.js', 'error', "the test file's process was killed by SIGTERM before all its tests were reported"]],
+      [['test/a.test.js', 'error', "the test file's process exited with code 3 before all its tests were reported (a test may have called process.exit)"]],
+    ]);
+  });
+
   it('reports timeouts as errors at the definition line', () => {
     const report = run(start('slow', 0), fail('slow', 0, { name: 'Error', code: 'ERR_TEST_FAILURE', message: 'test timed out after 50ms', stack: null, failureType: 'testTimeoutFailure', cause: { name: null, code: null, message: 'test timed out after 50ms', stack: null } }));
     expect(report.tests.map((t) => [t.status, t.line, 'message' in t ? t.message : null])).toEqual([['error', 2, 'Error: test timed out after 50ms']]);
