@@ -103,7 +103,7 @@ function suiteError(suite: Json, file: string | null, own: readonly TestResult[]
 
 /** `● Test suite failed to run` and jest's code frame removed: the error itself. */
 function suiteMessage(text: string): string {
-  const lines = text.replace(/^\s*● Test suite failed to run\s*\n/, '').split('\n');
+  const lines = text.replace(/^\s*\u25cf Test suite failed to run\s*\n/, '').split('\n');
   const frame = lines.findIndex((l) => /^\s*>?\s*\d+ \|/.test(l));
   const kept = (frame < 0 ? lines : lines.slice(0, frame)).filter((l) => stackFrames(l).length === 0);
   const indent = Math.min(...kept.filter((l) => l.trim() !== '').map((l) => /^ */.exec(l)?.[0].length ?? 0));

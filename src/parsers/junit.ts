@@ -201,7 +201,7 @@ class JunitReader {
     const text = o.text.join('');
     if (dialect === 'go') return boundMessage(goMessage([text]) || 'failed without a message');
     const full = (o.attrs['message'] ?? '').trim();
-    const attr = full.replace(/(\.\.\.|…)$/, '');
+    const attr = full.replace(/(\.\.\.|\u2026)$/, '');
     const body = text.trim();
     // The attribute is often the text's first line again (or a cut-down copy of it).
     const repeated = attr === '' || attr === 'Failed' || (body.split('\n', 1)[0] ?? '').includes(attr.split('\n', 1)[0] ?? '') ||
