@@ -11,7 +11,7 @@
 import path from 'node:path';
 import type { FailedTest, ParseContext, ParsedReport, TestResult } from '../core/types.js';
 import { classify, Diagnostics, docTestLocation, noteLocation, panicOf, type Location } from './cargo-text.js';
-import { appendAll, boundMessage, relativeFile, str } from './fields.js';
+import { appendAll, boundMessage, parseJsonObject, preview, relativeFile, str } from './fields.js';
 import { lineParser, parseText, type ParserFactory } from './stream.js';
 
 type Json = Record<string, unknown>;
@@ -270,14 +270,3 @@ export function packageName(id: string): string {
 }
 
 const basename = (file: string): string => file.replace(/\\/g, '/').split('/').at(-1) ?? file;
-
-function parseJsonObject(line: string): Json | undefined {
-  try {
-    const value: unknown = JSON.parse(line);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-const preview = (line: string): string => (line.length > 80 ? `${line.slice(0, 80)}…` : line);
