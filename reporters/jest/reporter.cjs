@@ -1,9 +1,10 @@
 'use strict';
-/* run-tests' jest reporter: one JSON line per event, written synchronously as it
- * happens, so a run that dies (process.exit in a test, a crash, a timeout) leaves the
- * evidence of every file that started and every test that finished. Parsed by
+/* run-tests' jest reporter: one JSON line per event, batched by ../shared/jsonl-writer.cjs
+ * (on disk within ~100 ms, and at process exit), so a run that dies (process.exit in a
+ * test, a crash, a timeout while a test hangs) leaves the evidence of every file that
+ * started and every test that finished; what a kill can lose is said there. Parsed by
  * src/parsers/jest.ts; the format is versioned by the `start` line. */
-const fs = require('node:fs');
+const { JsonlWriter } = require('../shared/jsonl-writer.cjs');
 
 const VERSION = 1;
 
@@ -31,7 +32,7 @@ const SKIPPED = new Set(['pending', 'skipped', 'disabled', 'todo']);
 class RunTestsJestReporter {
   constructor(globalConfig, options) {
     // Appended: a rerun may run jest twice into one report (run-tests deletes it before a run).
-    this.fd = fs.openSync(options.output, 'a');
+    this.out = new JsonlWriter(options.output, 'jest reporter');
     // As jest-circus matches it: the describe blocks and title joined by spaces, ignoring case.
     this.namePattern = globalConfig.testNamePattern ? new RegExp(globalConfig.testNamePattern, 'i') : null;
   }
@@ -42,11 +43,7 @@ class RunTestsJestReporter {
   }
 
   write(record) {
-    try {
-      fs.writeSync(this.fd, `${JSON.stringify(record)}\n`);
-    } catch (e) {
-      process.stderr.write(`run-tests jest reporter: cannot write: ${e && e.message}\n`);
-    }
+    this.out.write(record);
   }
 
   onRunStart(results) {
@@ -85,7 +82,7 @@ class RunTestsJestReporter {
       tests: results.numTotalTests,
       interrupted: results.wasInterrupted === true,
     });
-    fs.closeSync(this.fd);
+    this.out.close();
   }
 
   getLastError() {

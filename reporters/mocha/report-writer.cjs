@@ -1,19 +1,25 @@
 'use strict';
-// One JSON line per event, written synchronously: a test that calls process.exit, or a
-// run killed by the timeout, keeps every line written before it. Shared by the launcher
-// and the reporter (one module instance, so one file descriptor).
-const fs = require('node:fs');
+// One JSON line per event, batched by ../shared/jsonl-writer.cjs (on disk within ~100 ms,
+// and at process exit): a test that calls process.exit, or a run whose test hangs until
+// the timeout, keeps every line written before it; what a kill can lose is said there.
+// Shared by the launcher and the reporter (one module instance, so one file descriptor).
+const { JsonlWriter } = require('../shared/jsonl-writer.cjs');
 
 const MESSAGE_LIMIT = 16 * 1024;
-let fd = null;
+let out = null;
 
 function open(path) {
-  fd = fs.openSync(path, 'a');
+  out = new JsonlWriter(path, 'mocha reporter');
 }
 
 function write(record) {
-  if (fd === null) return;
-  fs.writeSync(fd, `${JSON.stringify(record)}\n`);
+  if (out !== null) out.write(record);
+}
+
+/** Writes what is pending at once: the `end` line never waits for the timer, so a kill
+ * just after a finished run cannot make it look incomplete. */
+function flush() {
+  if (out !== null) out.flush();
 }
 
 const text = (value) => {
@@ -49,4 +55,4 @@ function nameInStack(stack) {
   return match ? match[1] : null;
 }
 
-module.exports = { open, write, describeError };
+module.exports = { open, write, flush, describeError };

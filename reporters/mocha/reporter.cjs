@@ -44,6 +44,7 @@ class RunTestsReporter {
       state.ended = true;
       const stats = runner.stats ?? {};
       writer.write({ type: 'end', tests: stats.tests ?? null, passes: stats.passes ?? null, failures: stats.failures ?? null, pending: stats.pending ?? null });
+      writer.flush();
     });
   }
 

@@ -1,9 +1,10 @@
-/* run-tests' vitest reporter: one JSON line per event, written synchronously as it
- * happens, so a run that dies leaves the evidence of every file that started and every
- * test that finished. Parsed by src/parsers/vitest.ts; versioned by the `start` line.
+/* run-tests' vitest reporter: one JSON line per event, batched by ../shared/jsonl-writer.cjs
+ * (on disk within ~100 ms, and at process exit), so a run that dies leaves the evidence
+ * of every file that started and every test that finished; what a kill can lose is said
+ * there. Parsed by src/parsers/vitest.ts; versioned by the `start` line.
  * Errors keep their own message (vitest's JSON reporter drops "Test timed out …") and
  * their source-mapped stack frames. */
-import fs from 'node:fs';
+import { JsonlWriter } from '../shared/jsonl-writer.cjs';
 
 const VERSION = 1;
 
@@ -25,7 +26,7 @@ function titles(task) {
 export default class RunTestsVitestReporter {
   constructor(output) {
     // Appended: a rerun may run vitest twice into one report (run-tests deletes it before a run).
-    this.fd = fs.openSync(output, 'a');
+    this.out = new JsonlWriter(output, 'vitest reporter');
   }
 
   onInit(vitest) {
@@ -40,11 +41,7 @@ export default class RunTestsVitestReporter {
   }
 
   write(record) {
-    try {
-      fs.writeSync(this.fd, `${JSON.stringify(record)}\n`);
-    } catch (e) {
-      process.stderr.write(`run-tests vitest reporter: cannot write: ${e && e.message}\n`);
-    }
+    this.out.write(record);
   }
 
   onTestRunStart(specifications) {
@@ -85,6 +82,6 @@ export default class RunTestsVitestReporter {
 
   onTestRunEnd(modules, unhandledErrors, reason) {
     this.write({ type: 'end', reason, files: modules.length, unhandled_errors: unhandledErrors.map(error) });
-    fs.closeSync(this.fd);
+    this.out.close();
   }
 }

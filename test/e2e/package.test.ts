@@ -16,7 +16,8 @@ describe('the npm package', () => {
     const [{ filename, files }] = JSON.parse(stdout) as [{ filename: string; files: { path: string }[] }];
     const paths = files.map((f) => f.path);
     for (const required of ['bin/run-tests.js', 'bin/package.json', 'dist/run-tests.cjs', 'dist/run-tests.cache', 'reporters/minitest/minitest/run_tests_plugin.rb',
-      'reporters/minitest/run_tests/minitest_boot.rb', 'reporters/rspec/run_tests_formatter.rb', 'schema/report.schema.json', 'README.md']) {
+      'reporters/minitest/run_tests/minitest_boot.rb', 'reporters/rspec/run_tests_formatter.rb',
+      'reporters/shared/jsonl-writer.cjs', 'schema/report.schema.json', 'README.md']) {
       expect(paths).toContain(required);
     }
     expect(paths.filter((p) => p.startsWith('test/') || p.startsWith('src/'))).toEqual([]);
