@@ -3,10 +3,10 @@ import { StringDecoder } from 'node:string_decoder';
 import type { ReportSource } from '../adapters/types.js';
 import type { ReportParser } from '../parsers/stream.js';
 import { loadParser } from '../parsers/index.js';
+import { everyPoll } from '../process/index.js';
 import type { RunReport } from './report.js';
 import type { ParsedReport } from './types.js';
 
-const POLL_MS = 100;
 /** A read's text stays below V8's large-object size (128 KiB), with the line carried
  * over from the read before: each large string is a memory mapping of its own, and
  * reading a 5 MB go report 256 KiB at a time took ~1.4x as long as 64 KiB at a time. */
@@ -79,10 +79,10 @@ export async function followReports(
     const finished = Math.max(0, ...files.map((f) => f.parser.finished));
     if (onProgress && finished !== shown) onProgress((shown = finished));
   };
-  const timer = setInterval(poll, POLL_MS);
+  const stopPolling = everyPoll(poll);
   return {
     finish() {
-      clearInterval(timer);
+      stopPolling();
       return choose(files.map((file) => ({ file, report: safely(() => file.finish()) })));
     },
   };

@@ -1,27 +1,26 @@
 import fs from 'node:fs';
+import { everyPoll } from './poll.js';
 
-/** How often the file is read while the runner writes it: the log on disk and the tee
- * lag the runner by at most this much. */
-const POLL_MS = 30;
-/** The most one read takes; a larger backlog is read in several. Each read is a new
- * buffer (the log keeps it), and below malloc's mapping threshold (128 KiB) that comes
- * from reused memory rather than a fresh mapping. */
+/** The most one read takes; a larger backlog is read in several, into one buffer. */
 const READ_BYTES = 64 * 1024;
 
-/** What a child process appends to a file, handed on a read at a time. The runner writes
- * its output straight into the file: no pipe, and no work in this process per write the
+/** What a child process appends to a file, handed on a read at a time, every poll (the
+ * log on disk and the tee lag the runner by at most POLL_MS). The runner writes its
+ * output straight into the file: no pipe, and no work in this process per write the
  * runner makes (go test -json makes one per event). Paused, it stops reading; the file
  * holds what comes meanwhile. */
 export class FileTail {
   private offset: number;
   private paused = false;
-  private timer: NodeJS.Timeout | null;
+  private stopPolling: (() => void) | null;
   private resumed: (() => void) | null = null;
   private error: Error | null = null;
+  private readonly buffer = Buffer.allocUnsafe(READ_BYTES);
 
   /** Reads `fd` from byte `from` on (what the file held before belongs to someone else).
    * `onTruncated`: the file shrank below what was read (a process of the runner opened it
-   * anew with O_TRUNC, as a shell does for `> /dev/stdout`); reading goes on from its start. */
+   * anew with O_TRUNC, as a shell does for `> /dev/stdout`); reading goes on from its start.
+   * `onBytes` gets a view of one buffer that the next read reuses: copy what you keep. */
   constructor(
     private readonly fd: number,
     from: number,
@@ -29,8 +28,7 @@ export class FileTail {
     private readonly onTruncated: () => void = () => undefined,
   ) {
     this.offset = from;
-    this.timer = setInterval(() => this.read(), POLL_MS);
-    this.timer.unref(); // the runner keeps the process alive, never the tail on its own
+    this.stopPolling = everyPoll(() => this.read());
   }
 
   /** The error that stopped the reading, if one did. */
@@ -56,8 +54,8 @@ export class FileTail {
 
   /** Once the writers are done: hands on the rest (waiting out pauses) and closes the file. */
   async finish(): Promise<void> {
-    if (this.timer !== null) clearInterval(this.timer);
-    this.timer = null;
+    this.stopPolling?.();
+    this.stopPolling = null;
     while (this.read() === 'paused') await new Promise<void>((resolve) => (this.resumed = resolve));
     fs.closeSync(this.fd);
   }
@@ -66,24 +64,22 @@ export class FileTail {
   private read(): 'end' | 'paused' {
     while (this.error === null) {
       if (this.paused) return 'paused';
-      let bytes: Buffer;
+      let read: number;
       try {
-        const size = fs.fstatSync(this.fd).size;
-        if (size < this.offset) {
+        read = fs.readSync(this.fd, this.buffer, 0, READ_BYTES, this.offset);
+        // Nothing new: only then is the size worth a look (most polls of a busy run read).
+        if (read === 0 && this.offset > 0 && fs.fstatSync(this.fd).size < this.offset) {
           this.offset = 0;
           this.onTruncated();
+          continue;
         }
-        if (size <= this.offset) return 'end';
-        bytes = Buffer.allocUnsafe(Math.min(size - this.offset, READ_BYTES));
-        const read = fs.readSync(this.fd, bytes, 0, bytes.length, this.offset);
-        if (read === 0) return 'end';
-        bytes = bytes.subarray(0, read);
       } catch (error) {
         this.error = error as Error;
         return 'end';
       }
-      this.offset += bytes.length;
-      this.onBytes(bytes);
+      if (read === 0) return 'end';
+      this.offset += read;
+      this.onBytes(this.buffer.subarray(0, read));
     }
     return 'end';
   }

@@ -3,3 +3,4 @@ export { monotonicMs } from './clock.js';
 export { groupHasLiveMembers, killProcessGroup } from './kill.js';
 export type { ProcessOutcome, RunningProcess, StartOptions } from './types.js';
 export { onPath } from './on-path.js';
+export { everyPoll } from './poll.js';

@@ -1,5 +1,5 @@
 import { openSync } from 'node:fs';
-import { BatchedFile } from './batched-file.js';
+import { AppendFile } from './append-file.js';
 import { SourceGate } from './source-gate.js';
 import { TailRing } from './tail-ring.js';
 
@@ -8,8 +8,8 @@ const NEWLINE = 0x0a;
 /** The runner's combined output on disk, plus an optional live copy (tee).
  * With a cap, the first half of the cap goes to disk as it comes and only the most
  * recent other half is kept (in memory) after that, written behind a marker line on
- * close. A source pauses while the file or the tee is not draining, so a slow disk
- * slows the runner instead of filling memory. */
+ * close. The file is written synchronously, so a slow disk slows the reading of the
+ * runner's output; the sources pause while the tee is not draining. Neither fills memory. */
 export class RunLog {
   private lastByte = NEWLINE;
   private bytesRead = 0;
@@ -19,7 +19,7 @@ export class RunLog {
   private readonly onTeeError = (): void => this.dropTee();
 
   private constructor(
-    private readonly file: BatchedFile,
+    private readonly file: AppendFile,
     private tee: NodeJS.WritableStream | null,
     private readonly maxBytes: number | null,
     private readonly gate: SourceGate,
@@ -33,7 +33,7 @@ export class RunLog {
    * `maxBytes` caps what this log writes (null: no cap); an appended log is capped on its own. */
   static open(path: string, tee: NodeJS.WritableStream | null, append = false, maxBytes: number | null = null, gate = new SourceGate()): RunLog {
     const fd = openSync(path, append ? 'a' : 'w');
-    return new RunLog(new BatchedFile(fd), tee, maxBytes, gate);
+    return new RunLog(new AppendFile(fd), tee, maxBytes, gate);
   }
 
   /** Bytes read from the runner so far (markers excluded). */
@@ -41,12 +41,13 @@ export class RunLog {
     return this.bytesRead;
   }
 
-  /** The runner's bytes, from the FileTail of its output (which the caller adds to the gate). */
+  /** The runner's bytes, from the FileTail of its output (which the caller adds to the
+   * gate). Used during the call only: the tail reuses the buffer. */
   take(chunk: Buffer): void {
     this.bytesRead += chunk.length;
     this.lastByte = chunk[chunk.length - 1] ?? this.lastByte;
     this.append(chunk);
-    if (this.tee !== null && !this.tee.write(chunk)) this.blockOnTee(this.tee);
+    if (this.tee !== null && !this.tee.write(Buffer.from(chunk))) this.blockOnTee(this.tee);
   }
 
   /** Appends a run-tests line, on a line of its own. With a cap it goes whole into the
@@ -58,11 +59,11 @@ export class RunLog {
     this.lastByte = NEWLINE;
   }
 
-  /** Call once the sources have ended or been destroyed. Rejects if a write failed. */
-  close(): Promise<void> {
+  /** Call once the sources have ended or been destroyed. Throws if a write failed. */
+  close(): void {
     this.dropTee();
     this.writeTail();
-    return this.file.close();
+    this.file.close();
   }
 
   private append(bytes: Buffer): void {
@@ -70,7 +71,7 @@ export class RunLog {
     if (head.length > 0) {
       this.headRoom -= head.length;
       this.headLastByte = head[head.length - 1]!;
-      if (!this.file.write(head)) this.gate.block(this.file, this.file.onDrain(() => this.gate.unblock(this.file)));
+      this.file.write(head);
     }
     if (head.length < bytes.length) this.tail?.push(bytes.subarray(head.length));
   }

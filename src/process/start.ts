@@ -41,7 +41,7 @@ export function startProcess(options: StartOptions): RunningProcess {
   try {
     capture = openCapture(capturePath, scratch);
   } catch (error) {
-    void log.close().catch(() => undefined);
+    closeQuietly(log);
     return notStarted(new HarnessError('SPAWN_FAILED', `cannot create ${capturePath}: ${(error as Error).message}`, { path: capturePath }));
   }
   return new Run(options, log, gate, capture);
@@ -120,7 +120,7 @@ class Run implements RunningProcess {
     private readonly capture: Capture,
   ) {
     this.done = new Promise((resolve, reject) => (this.settle = { resolve, reject }));
-    this.copy = new OutputCopy(capture.copyFd, gate);
+    this.copy = new OutputCopy(capture.copyFd);
     const [command = '', ...args] = options.argv;
     try {
       this.child = crossSpawn(command, args, {
@@ -280,10 +280,10 @@ class Run implements RunningProcess {
   /** In order: stderr's last lines into the output copy, the whole capture into the log,
    * then the log. Rejects with the first write error, after closing everything. */
   private async closeFiles(): Promise<void> {
-    const copyError = await this.copy.close().then(() => null, (error: unknown) => error);
+    const copyError = closeQuietly(this.copy);
     if (this.tail !== null) await this.tail.finish();
     else fs.closeSync(this.capture.readFd); // the spawn failed
-    await this.log.close();
+    this.log.close();
     if (copyError !== null) throw copyError;
     if (this.tail?.failed) throw this.tail.failed;
   }
@@ -298,9 +298,10 @@ class Run implements RunningProcess {
     this.settle.reject(spawnError(error, this.options.argv, this.options.cwd));
   }
 
-  /** A run-tests line in the log, after everything the runner wrote before it (a tail
-   * of the output copy would otherwise hand that on up to a poll later). */
+  /** A run-tests line in the log, after everything the runner wrote before it (the output
+   * copy and its tail would otherwise hand that on up to a poll later). */
   private note(line: string): void {
+    this.copy.flush();
     this.tail?.catchUp();
     this.log.note(line);
   }
@@ -326,6 +327,16 @@ class Run implements RunningProcess {
     this.timers.clear();
     this.timeoutTimer = null;
     this.groupWatch = null;
+  }
+}
+
+/** Closes it and returns the error that closing threw, if any. */
+function closeQuietly(file: { close(): void }): unknown {
+  try {
+    file.close();
+    return null;
+  } catch (error) {
+    return error;
   }
 }
 

@@ -2,6 +2,7 @@ import { afterAll, describe, expect, it } from '@jest/globals';
 import { appendFileSync, openSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FileTail } from '../../../src/process/file-tail.js';
+import { POLL_MS } from '../../../src/process/poll.js';
 import { hasOpenFd, removeTempDirs, tempDir, waitFor } from './helpers.js';
 
 afterAll(removeTempDirs);
@@ -30,7 +31,7 @@ describe('FileTail', () => {
     const { path, tail, seen } = tailOf('');
     tail.pause();
     appendFileSync(path, 'held\n');
-    await new Promise((resolve) => setTimeout(resolve, 100)); // three polls
+    await new Promise((resolve) => setTimeout(resolve, 2.5 * POLL_MS)); // two polls
     expect(seen).toEqual([]);
     let finished = false;
     const finishing = tail.finish().then(() => (finished = true));
