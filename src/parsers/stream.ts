@@ -32,10 +32,21 @@ export function lineParser(handler: LineHandler): ReportParser {
   let carry = '';
   let lineNo = 0;
   return {
+    // Lines are cut from the chunk as they are: no copy of the chunk joined to the carried
+    // line, and no array of its lines (a large run's reports are read 64 KiB at a time).
     push(chunk) {
-      const lines = (carry + chunk).split('\n');
-      carry = lines.pop() ?? '';
-      for (const text of lines) handler.line(text, ++lineNo, false);
+      let newline = chunk.indexOf('\n');
+      if (newline === -1) {
+        carry += chunk;
+        return;
+      }
+      handler.line(carry === '' ? chunk.slice(0, newline) : carry + chunk.slice(0, newline), ++lineNo, false);
+      let start = newline + 1;
+      while ((newline = chunk.indexOf('\n', start)) !== -1) {
+        handler.line(chunk.slice(start, newline), ++lineNo, false);
+        start = newline + 1;
+      }
+      carry = chunk.slice(start);
     },
     end() {
       if (carry !== '') handler.line(carry, ++lineNo, true);
