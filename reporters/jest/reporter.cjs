@@ -14,15 +14,18 @@ const error = (e) => (e ? { name: typeof e.name === 'string' ? e.name : null, me
  * the frames in the test file, and the report stays small. */
 const trimStack = (text) => text.split('\n').filter((l) => !/^\s+at .*(?:\/node_modules\/|\(node:)/.test(l)).join('\n');
 
-/** A test result without the parts that can be large or unserialisable. */
-const testRecord = (file, t) => ({
+/** A test result without the parts that can be large or unserialisable; `type` is
+ * undefined (left out) in a file record's list. Built whole, with no spread: jest runs a
+ * small suite in band, so this runs in the tests' process, twice per test. */
+const testRecord = (type, file, t) => ({
+  type,
   file,
   ancestors: t.ancestorTitles,
   title: t.title,
   status: t.status,
   location: t.location ?? null,
   duration: typeof t.duration === 'number' ? t.duration : null,
-  failure_messages: (t.failureMessages ?? []).map(trimStack),
+  failure_messages: t.failureMessages && t.failureMessages.length > 0 ? t.failureMessages.map(trimStack) : [],
   // An expect() failure carries matcherResult; anything else is an unexpected error.
   assertion: (t.failureDetails ?? []).some((d) => d !== null && typeof d === 'object' && 'matcherResult' in d),
 });
@@ -60,7 +63,7 @@ class RunTestsJestReporter {
 
   onTestCaseResult(test, result) {
     if (this.deselected(result)) return;
-    this.write({ type: 'test', ...testRecord(test.path, result) });
+    this.write(testRecord('test', test.path, result));
   }
 
   onTestFileResult(test, result) {
@@ -69,7 +72,7 @@ class RunTestsJestReporter {
       file: test.path,
       exec_error: error(result.testExecError),
       failure_message: result.testExecError ? (result.failureMessage ?? null) : null,
-      tests: result.testResults.filter((t) => !this.deselected(t)).map((t) => testRecord(test.path, t)),
+      tests: result.testResults.filter((t) => !this.deselected(t)).map((t) => testRecord(undefined, test.path, t)),
     });
   }
 

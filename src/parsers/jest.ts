@@ -18,26 +18,42 @@ function withoutFrames(text: string): string {
   return kept.join('\n').trim();
 }
 
+/** The describe blocks and the title, as jest shows them. */
+function displayName(ancestors: unknown, title: string): string {
+  let name = '';
+  if (Array.isArray(ancestors)) for (const a of ancestors) if (typeof a === 'string') name += `${a}${JEST_NAME_SEPARATOR}`;
+  return name + title;
+}
+
+/** Passing and skipped results are built whole, without spreads: there is one per test,
+ * twice (its `test` record, then its file's), and most of them are read while this code
+ * is still interpreted. */
 function jestTest(r: Json, ctx: ParseContext): TestResult | string {
   const absFile = str(r['file']);
   const title = str(r['title']);
   const status = str(r['status']);
   if (absFile === null || title === null || status === null) return 'test record without file, title or status';
   const file = relativeFile(absFile, ctx.root);
-  const name = [...strings(r['ancestors']), title].join(JEST_NAME_SEPARATOR);
-  const location = typeof r['location'] === 'object' && r['location'] !== null ? (r['location'] as Json) : {};
-  const duration = typeof r['duration'] === 'number' ? { durationMs: r['duration'] } : {};
-  const base = { id: testId(file, name), name, file, line: int(location['line']), ...duration };
-  if (status === 'passed' || status === 'focused') return { ...base, status: 'passed' };
-  if (SKIPPED.has(status)) return { ...base, status: 'skipped' };
+  const name = displayName(r['ancestors'], title);
+  const id = testId(file, name);
+  const location = r['location'];
+  const line = typeof location === 'object' && location !== null ? int((location as Json)['line']) : null;
+  const durationMs = typeof r['duration'] === 'number' ? r['duration'] : null;
+  const shown = status === 'passed' || status === 'focused' ? 'passed' : SKIPPED.has(status) ? 'skipped' : null;
+  if (shown !== null) {
+    return durationMs === null ? { id, name, file, line, status: shown } : { id, name, file, line, durationMs, status: shown };
+  }
   if (status !== 'failed') return `test record with unknown status ${JSON.stringify(status)}`;
   const messages = strings(r['failure_messages']);
   const assertion = r['assertion'] === true;
   // An expect() failure's "Error: " prefix says nothing; an exception's class is the news.
   const text = messages.map(withoutFrames).map((m) => (assertion ? m.replace(/^Error: /, '') : m)).join('\n\n');
   return {
-    ...base,
-    line: lineInFile(stripAnsi(messages[0] ?? ''), absFile) ?? base.line,
+    id,
+    name,
+    file,
+    line: lineInFile(stripAnsi(messages[0] ?? ''), absFile) ?? line,
+    ...(durationMs === null ? {} : { durationMs }),
     status: assertion ? 'failed' : 'error',
     message: boundMessage(text === '' ? 'failed without a message' : text),
   };
@@ -86,7 +102,7 @@ const mapper: EventMapper = {
   end: (record) => ({ tests: [], interrupted: record['interrupted'] === true }),
   startedName: (record) => {
     const title = str(record['title']);
-    return title === null ? null : [...strings(record['ancestors']), title].join(JEST_NAME_SEPARATOR);
+    return title === null ? null : displayName(record['ancestors'], title);
   },
 };
 
