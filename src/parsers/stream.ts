@@ -40,7 +40,7 @@ export function lineParser(handler: LineHandler): ReportParser {
         carry += chunk;
         return;
       }
-      handler.line(carry === '' ? chunk.slice(0, newline) : carry + chunk.slice(0, newline), ++lineNo, false);
+      handler.line(carry + chunk.slice(0, newline), ++lineNo, false);
       let start = newline + 1;
       while ((newline = chunk.indexOf('\n', start)) !== -1) {
         handler.line(chunk.slice(start, newline), ++lineNo, false);
