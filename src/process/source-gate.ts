@@ -4,10 +4,10 @@ export interface Pausable {
   resume(): unknown;
 }
 
-/** The runner's output sources, paused while any writer they feed is full (the log,
- * its tee, the report copy) and resumed when none is: a disk or terminal slower than
- * the runner slows the runner (or, for a file it writes, the reading of it) instead of
- * filling memory. */
+/** The runner's output sources, paused while a writer they feed is full (the tee; the
+ * log and the output copy are written synchronously) and resumed when none is: a
+ * terminal slower than the runner slows the runner (or, for a file it writes, the
+ * reading of it) instead of filling memory. */
 export class SourceGate {
   private readonly sources: Pausable[] = [];
   /** Full writers, each with what stops waiting for its drain. */

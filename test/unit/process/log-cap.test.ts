@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { readFileSync, statSync } from 'node:fs';
-import { PassThrough } from 'node:stream';
+import { PassThrough, Writable } from 'node:stream';
 import { startProcess } from '../../../src/process/index.js';
 import { formatSize } from '../../../src/process/log.js';
 import { TailRing } from '../../../src/process/tail-ring.js';
@@ -50,6 +50,22 @@ describe('startProcess: log cap', () => {
     await startProcess(options).done;
     expect(Buffer.concat(teed).toString()).toBe(numberedLines(1000));
     expect(statSync(options.logPath).size).toBe(1000 + 1 + marker(12_000 - 1000, '1000').length);
+  });
+
+  it('gives a tee that holds on to its chunks every byte of output read in many reads', async () => {
+    // The log's reads reuse one 64 KiB buffer: a tee that keeps what it was given (as a
+    // stream keeps a chunk until it is written) must get bytes no later read overwrites.
+    const kept: Buffer[] = [];
+    const tee = new Writable({
+      highWaterMark: 1, // not draining: the reads wait for it, then go on
+      write(chunk: Buffer, _encoding, done) {
+        kept.push(chunk);
+        setImmediate(done);
+      },
+    });
+    const options = nodeScript('numbered-lines.js', ['50000'], { tee });
+    await startProcess(options).done;
+    expect(Buffer.concat(kept).toString()).toBe(numberedLines(50000));
   });
 
   it('caps a 20 MiB flood at 1 MiB: 512K of head, the marker, the last 512K', async () => {
