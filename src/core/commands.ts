@@ -1,6 +1,7 @@
 import type { Invocation } from '../adapters/types.js';
 import { monotonicMs, startProcess, type ProcessOutcome } from '../process/index.js';
 import type { Interrupts } from './request.js';
+import { holdBackOptimizingCompiler } from './tiering.js';
 
 export interface CommandsOptions {
   readonly logPath: string;
@@ -30,6 +31,7 @@ export async function runCommands(invocation: Invocation, options: CommandsOptio
       tee: options.tee,
       maxLogBytes: options.maxLogBytes,
     });
+    holdBackOptimizingCompiler();
     const unsubscribe = interrupts.on((signal) => child.interrupt(signal));
     try {
       const outcome: ProcessOutcome = await child.done;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import fs from 'fs-extra';
+import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
-import vm from 'node:vm';
 import { REPO, runCli, runJson } from './helpers.js';
 
 const ENV_TAP = path.join(REPO, 'test/fixtures/scripts/env-tap.js');
@@ -40,7 +40,8 @@ describe('bin/run-tests.js run as a program', () => {
   });
 
   it('runs the bundle with the code cache of its own build, which V8 accepts', () => {
-    const source = fs.readFileSync(path.join(REPO, 'dist/run-tests.cjs'), 'latin1');
+    const bundle = path.join(REPO, 'dist/run-tests.cjs');
+    const source = fs.readFileSync(bundle, 'latin1');
     // ASCII: read as latin1, the text is the bundle's, in a one-byte string.
     expect(/[^\x00-\x7f]/.exec(source)).toBeNull();
     const cache = fs.readFileSync(path.join(REPO, 'dist/run-tests.cache'));
@@ -49,11 +50,26 @@ describe('bin/run-tests.js run as a program', () => {
     expect(cache.subarray(0, buildLine.length).toString()).toBe(buildLine);
     // As bin/run-tests.js compiles it: the bundle is the module function itself.
     expect(source.slice(buildLine.length)).toMatch(/^\(function \(exports, require, module, __filename, __dirname\) \{/);
-    const script = new vm.Script(source, {
-      filename: path.join(REPO, 'dist/run-tests.cjs'),
-      cachedData: cache.subarray(buildLine.length),
-    });
-    expect(script.cachedDataRejected).toBe(false);
+    expect(acceptedByFreshNode(bundle, cache.subarray(buildLine.length))).toBe(true);
+  });
+
+  it('changes V8\'s flags only once a runner has started, and never while the build trains its cache', async () => {
+    // The change (a larger interrupt budget: src/core/tiering.ts) shows in the hash of
+    // V8's flags that every code cache made afterwards carries.
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'run-tests-bin-'));
+    const out = path.join(dir, 'cache');
+    const env = { NODE_OPTIONS: `--require ${path.join(REPO, 'test/fixtures/scripts/code-cache-at-exit.cjs')}`, CODE_CACHE_OUT: out };
+    const run = ['--cwd', dir, '--command', `node ${ENV_TAP} ${path.join(dir, 'env.json')}`, '--report', 'tap:-'];
+    const acceptedAfter = async (args: string[], extraEnv: NodeJS.ProcessEnv = {}) => {
+      await fs.remove(out);
+      const { exitCode } = await runCli(args, { env: { ...env, ...extraEnv } });
+      expect(exitCode).toBe(0);
+      return acceptedByFreshNode(`${out}.js`, await fs.readFile(out));
+    };
+    expect(await acceptedAfter(['--version'])).toBe(true);
+    expect(await acceptedAfter(run)).toBe(false);
+    expect(await acceptedAfter(run, { RUN_TESTS_WRITE_CODE_CACHE: path.join(dir, 'training.cache') })).toBe(true);
+    await fs.remove(dir);
   });
 
   it('ignores the code cache of another build, which V8 alone would take', async () => {
@@ -71,3 +87,15 @@ describe('bin/run-tests.js run as a program', () => {
     await fs.remove(copy);
   });
 });
+
+/** Whether a node started as run-tests' own is (V8's default flags) accepts `cache` for the
+ * text of `file` read as latin1. Not this process: it may have run code that changes them. */
+function acceptedByFreshNode(file: string, cache: Buffer): boolean {
+  const cacheFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'run-tests-cache-')), 'cache');
+  fs.writeFileSync(cacheFile, cache);
+  const check = "const fs = require('fs'), vm = require('vm'); const [file, cache] = process.argv.slice(1);"
+    + " process.stdout.write(String(!new vm.Script(fs.readFileSync(file, 'latin1'), { cachedData: fs.readFileSync(cache) }).cachedDataRejected));";
+  const accepted = execFileSync(process.execPath, ['-e', check, file, cacheFile], { encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } });
+  fs.removeSync(path.dirname(cacheFile));
+  return accepted === 'true';
+}
