@@ -13,6 +13,12 @@ import path from 'node:path';
 
 const BUNDLE = 'dist/run-tests.cjs';
 const CACHE = 'dist/run-tests.cache';
+/** tap-parser and the YAML library it reads diagnostics with: 40% of the bundle, for
+ * TAP reports only (a custom command's `--report tap:...`, `parse --format tap`). In a
+ * file of their own, read when the TAP parser is first imported, every other start
+ * reads, decodes and keeps 0.3 MB less: `--version` 1.42 -> 1.36x of `node -e 0`, and
+ * on go's 1,000 tests node's start to the spawn 29 -> 24 ms, ~420 fewer page faults. */
+const TAP_PARSER = 'dist/tap-parser.cjs';
 
 fs.rmSync('dist', { recursive: true, force: true });
 await build({
@@ -25,6 +31,19 @@ await build({
   // src/ finds the package's root from its own file, as an ES module does.
   define: { 'import.meta.url': '__runTestsUrl' },
   banner: { js: 'var __runTestsUrl = require("node:url").pathToFileURL(__filename).href;' },
+  plugins: [{
+    name: 'tap-parser-beside',
+    setup: (b) => b.onResolve({ filter: /^tap-parser$/ }, () => ({ path: `./${path.basename(TAP_PARSER)}`, external: true })),
+  }],
+  logLevel: 'warning',
+});
+await build({
+  stdin: { contents: "module.exports = require('tap-parser');", resolveDir: '.', loader: 'js' },
+  outfile: TAP_PARSER,
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
   logLevel: 'warning',
 });
 
