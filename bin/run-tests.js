@@ -10,7 +10,7 @@
 // build is not used; one V8 rejects (another node) only costs its read. The build wraps
 // the bundle in the module function itself and keeps it ASCII, so its text is read as
 // latin1 into a one-byte string and handed to V8 as it is: no UTF-8 decoding, and no
-// second copy of 0.7 MB for a wrapper (scripts/build.js says what that saved).
+// second copy of the bundle for a wrapper (scripts/build.js says what that saved).
 const fs = require('node:fs');
 const path = require('node:path');
 const vm = require('node:vm');

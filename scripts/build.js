@@ -1,4 +1,5 @@
-// Bundles the CLI with esbuild into one CommonJS file, dist/run-tests.cjs, and writes
+// Bundles the CLI with esbuild into one CommonJS file, dist/run-tests.cjs (tap-parser
+// apart, in dist/tap-parser.cjs: see TAP_PARSER), and writes
 // V8's code cache for it, dist/run-tests.cache, which bin/run-tests.js hands to V8 so
 // that a start compiles almost nothing (see "Start-up" in bench/RESULTS.md's history:
 // node 20 has no code cache for ES modules, and its ES module loader costs more than
