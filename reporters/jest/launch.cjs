@@ -51,8 +51,14 @@ async function main() {
   const { results, globalConfig } = await jest.runCLI(argv, projects);
   // As jest-cli's readResultsAndExit: the exit code, --forceExit, and no forced exit otherwise.
   const code = !results || results.success ? 0 : globalConfig.testFailureExitCode;
-  process.on('exit', () => {
+  process.on('exit', function exitWithoutTeardown() {
     if (code !== 0) process.exitCode = code;
+    // Once the loop is empty and every other exit listener has run, end as process.exit()
+    // does: node then skips freeing the heap the run left. On 500 tests, jest's exit to
+    // run-tests' exit went 71 -> 37 ms (medians of 9). A listener added after this one
+    // still runs: node ends the usual way then.
+    const listeners = process.listeners('exit');
+    if (listeners[listeners.length - 1] === exitWithoutTeardown) process.exit();
   });
   if (globalConfig.forceExit) process.exit(code);
 }

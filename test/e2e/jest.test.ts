@@ -165,6 +165,26 @@ describe('jest through its programmatic API', () => {
     expect(report.command).toMatch(/^node --experimental-vm-modules .*launch\.cjs/);
   });
 
+  it('ends jest with process.exit from the last exit listener, keeping its exit code', async () => {
+    // --trace-exit makes node print the stack of a process.exit() to the runner's stderr,
+    // into the log; a process that ends by emptying its loop prints none.
+    const dir = await jestFixture('jest-esm');
+    const { report } = await runJson(['--cwd', dir], { env: { NODE_OPTIONS: '--trace-exit' } });
+    expect([report.status, report.exit_status]).toEqual(['failed', 1]);
+    const log = await fs.readFile(path.join(dir, '.run-tests/last-test.log'), 'utf8');
+    expect(log).toMatch(/WARNING: Exited the environment with code 1\n(?:\s+at .*\(node:.*\n)*\s+at exitWithoutTeardown \(.*reporters\/jest\/launch\.cjs:/);
+  });
+
+  it('lets node end jest as usual when an exit listener comes after the launcher\'s', async () => {
+    const dir = await jestFixture('jest-esm');
+    const marker = path.join(dir, 'late-listener-ran');
+    const preload = path.join(REPO, 'test/fixtures/scripts/late-exit-listener.cjs');
+    const { report } = await runJson(['--cwd', dir], { env: { NODE_OPTIONS: `--trace-exit --require ${preload}`, LATE_EXIT_OUT: marker } });
+    expect([report.status, report.exit_status]).toEqual(['failed', 1]);
+    expect(await fs.readFile(marker, 'utf8')).toBe('ran');
+    expect(await fs.readFile(path.join(dir, '.run-tests/last-test.log'), 'utf8')).not.toContain('Exited the environment');
+  });
+
   it('is an error naming the file when a test calls process.exit in band, never a pass', async () => {
     const dir = await jestFixture('jest-exit');
     const { exitCode, report } = await runJson(['--cwd', dir]);
