@@ -52,6 +52,35 @@ suite('minitest through bundle exec rake test', () => {
     }
   });
 
+  it('writes a passing test\'s line with every key of a test line but the failure keys, names escaped', async () => {
+    const dir = await copyFixture('minitest-mixed');
+    // Passing lines come from a template rather than a Hash: a name that needs escaping proves its JSON.
+    const odd = 'test_"quoted" \\ back\tslash ü';
+    await fs.writeFile(path.join(dir, 'test/odd_name_test.rb'), [
+      'require "test_helper"', '', 'class OddNameTest < Minitest::Test',
+      `  define_method(${JSON.stringify(odd)}) { assert true }`, 'end', '',
+    ].join('\n'));
+    const { report } = await runJson(['--cwd', dir]);
+    expect(report.summary).toEqual({ run: 9, passed: 6, failures: 1, errors: 1, skips: 1 });
+    const lines = (await fs.readFile(path.join(dir, '.run-tests/minitest.jsonl'), 'utf8')).trim().split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line['type'] === 'test');
+    const passed = lines.filter((line) => line['status'] === 'passed');
+    expect(passed.map((line) => [`${line['class']}#${line['name']}`, line['file'], line['line']]).sort()).toEqual([
+      [`OddNameTest#${odd}`, path.join(dir, 'test/odd_name_test.rb'), 4],
+      ['TextTest#test_reverse', path.join(dir, 'test/text_test.rb'), 8],
+      ['TextTest#test_upcase', path.join(dir, 'test/text_test.rb'), 4],
+      ['WidgetTest#test_size', path.join(dir, 'test/widget_test.rb'), 4],
+      ['WidgetTest#test_with [brackets] (and parens)', path.join(dir, 'test/widget_test.rb'), 20],
+      ['WidgetTest#test_with spaces in the name', path.join(dir, 'test/widget_test.rb'), 24],
+    ]);
+    for (const line of passed) {
+      expect(Object.keys(line)).toEqual(['type', 'class', 'name', 'status', 'time', 'file', 'line']);
+      expect(line['time']).toEqual(expect.any(Number));
+    }
+    const failed = lines.find((line) => line['status'] === 'failed');
+    expect(Object.keys(failed ?? {})).toEqual([...Object.keys(passed[0] ?? {}), 'failure_file', 'failure_line', 'exception', 'message']);
+  });
+
   it('says nothing_to_rerun (exit 0) after a passing run', async () => {
     const dir = await copyFixture('minitest-mixed');
     const passing = await runJson(['--cwd', dir, 'test/text_test.rb']);

