@@ -51,8 +51,7 @@ module RunTestsMinitest
     private
 
     def emit(hash)
-      line = @json.generate(hash)
-      appending { @pending << line << "\n" }
+      appending { @pending << @json.generate(hash) << "\n" }
     end
 
     # A passing test's line: failed_line's keys without the failure keys (the parser reads
@@ -64,15 +63,16 @@ module RunTestsMinitest
     def emit_passed(result)
       file, line = definition(result)
       time = result.time.to_f
-      # Everything that can raise (the generator, on invalid UTF-8) runs before the first append.
-      klass = @encoded[class_name(result)]
-      name = @json.generate(result.name.to_s)
       time = time.finite? ? format("%.6f", time) : "null"
-      file = @encoded[file]
       line = line.nil? ? "null" : line.to_s
       appending do
+        # In the lock, as the generator's state and the cache are shared by parallel tests'
+        # threads; before the first append, as the generator raises on invalid UTF-8.
+        klass = @encoded[class_name(result)]
+        name = @json.generate(result.name.to_s)
+        where = @encoded[file]
         @pending << '{"type":"test","class":' << klass << ',"name":' << name << ',"status":"passed","time":' <<
-          time << ',"file":' << file << ',"line":' << line << "}\n"
+          time << ',"file":' << where << ',"line":' << line << "}\n"
       end
     end
 
