@@ -62,8 +62,8 @@ module RunTestsMinitest
     # Float#to_s that JSON uses, and no line string is built to be copied.
     def emit_passed(result)
       file, line = definition(result)
-      time = result.time.to_f
-      time = time.finite? ? format("%.6f", time) : "null"
+      seconds = result.time.to_f
+      time = seconds.finite? ? format("%.6f", seconds) : "null"
       line = line.nil? ? "null" : line.to_s
       appending do
         # In the lock, as the generator's state and the cache are shared by parallel tests'
