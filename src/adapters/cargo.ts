@@ -21,6 +21,8 @@ export const cargo: Adapter = {
   markers: ['Cargo.toml'],
   lookingFor: 'Cargo.toml (cargo test)',
   installHint: 'install Rust with rustup (https://rustup.rs), which provides cargo',
+  // A passing test has no file, a failure the file where it failed: the id names the test.
+  identity: 'name-and-id',
 
   detect(facts) {
     if (!facts.exists('Cargo.toml')) return null;
@@ -42,6 +44,16 @@ export const cargo: Adapter = {
       captureOutput: report,
       requires: ['cargo'],
     };
+  },
+
+  /** cargo's first `error:` and the lines that explain it, up to a blank line (a
+   * dependency it cannot resolve offline, a manifest it cannot read). */
+  failureLines(log) {
+    const lines = log.split('\n');
+    const start = lines.findIndex((line) => /^error(?:\[\w+\])?: /.test(line));
+    if (start === -1) return [];
+    const end = lines.findIndex((line, i) => i > start && line.trim() === '');
+    return lines.slice(start, Math.min(end === -1 ? lines.length : end, start + 5));
   },
 
   /** A package-level record (a compile error: id = package) is settled once any test

@@ -13,6 +13,8 @@ export const go: Adapter = {
   markers: ['go.mod'],
   lookingFor: 'go.mod (go test)',
   installHint: 'install Go (Debian: apt-get install golang-go)',
+  // A passing test has no file, a failure the file where it failed: the id names the test.
+  identity: 'name-and-id',
 
   detect(facts) {
     return facts.exists('go.mod') ? 'go.mod found: `go test ./...`' : null;
@@ -37,6 +39,13 @@ export const go: Adapter = {
     };
   },
 
+  /** go's own `go: ...` error lines (a module it cannot download, a go.mod it cannot
+   * read), without its progress lines, each once. */
+  failureLines(log) {
+    const errors = log.split('\n').filter((line) => line.startsWith('go: ') && !GO_PROGRESS.test(line));
+    return [...new Set(errors)].slice(0, 5);
+  },
+
   /** A package-level record (a build failure: id = import path) is settled once any
    * test of that package has run. */
   covers(record, result) {
@@ -56,6 +65,9 @@ export const go: Adapter = {
     return dir === null ? null : definitionOf(name, facts, dir);
   },
 };
+
+/** What go prints while it fetches modules, which is no error. */
+const GO_PROGRESS = /^go: (?:downloading|finding|extracting) /;
 
 /** The functions go test runs: their names are Go identifiers. */
 const GO_TEST_FUNCTION = /^(?:Test|Example|Fuzz|Benchmark)\w*$/;

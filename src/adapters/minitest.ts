@@ -1,5 +1,5 @@
 import { usageError } from '../core/errors.js';
-import { bundleExec, minitestFilter, minitestReporterEnv, RUBY_INSTALL_HINT, selectedFiles, usesBundler } from './ruby.js';
+import { bundleExec, minitestFilter, minitestReporterEnv, RUBY_INSTALL_HINT, rubyFailureLines, selectedFiles, usesBundler } from './ruby.js';
 import type { Adapter, Invocation, PlanRequest } from './types.js';
 
 /** Characters rake would interpret: it hands the test command line to a shell, with
@@ -23,6 +23,7 @@ export const minitest: Adapter = {
   markers: ['Gemfile', 'Rakefile'],
   lookingFor: 'a Gemfile or Rakefile (minitest via rake test)',
   installHint: RUBY_INSTALL_HINT,
+  failureLines: rubyFailureLines,
 
   detect(facts) {
     if (facts.exists('Gemfile')) return 'Gemfile found, without bin/rails or rspec in Gemfile.lock: minitest through `bundle exec rake test`';

@@ -1,4 +1,4 @@
-import { minitestFilter, minitestReporterEnv, RUBY_INSTALL_HINT, selectedFiles } from './ruby.js';
+import { minitestFilter, minitestReporterEnv, RUBY_INSTALL_HINT, rubyFailureLines, selectedFiles } from './ruby.js';
 import type { Adapter, Invocation, PlanRequest } from './types.js';
 
 export const rails: Adapter = {
@@ -7,6 +7,7 @@ export const rails: Adapter = {
   markers: ['Gemfile', 'Rakefile'],
   lookingFor: 'bin/rails (bin/rails test)',
   installHint: RUBY_INSTALL_HINT,
+  failureLines: rubyFailureLines,
 
   detect(facts) {
     return facts.exists('bin/rails') ? 'bin/rails found: Rails through `bin/rails test`' : null;

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { bundleExec, rubyEnv, RUBY_INSTALL_HINT, usesBundler } from './ruby.js';
+import { bundleExec, rubyEnv, RUBY_INSTALL_HINT, rubyFailureLines, usesBundler } from './ruby.js';
 import type { FailedTestRecord } from '../core/types.js';
 import type { Adapter, Invocation, PlanRequest } from './types.js';
 
@@ -10,6 +10,7 @@ export const rspec: Adapter = {
   markers: ['Gemfile', '.rspec'],
   lookingFor: 'Gemfile.lock listing rspec-core or rspec-rails, with a spec/ directory (bundle exec rspec)',
   installHint: RUBY_INSTALL_HINT,
+  failureLines: rubyFailureLines,
 
   detect(facts) {
     const lock = facts.read('Gemfile.lock');

@@ -27,6 +27,24 @@ export function bundleExec(request: Pick<PlanRequest, 'reportersDir'>, command: 
   };
 }
 
+/** Ruby's own words for a failure before any test: `rake aborted!` with the lines after
+ * it, up to a blank line or backtrace (rake rescues what it runs into), or an uncaught
+ * exception's first line, `file:12:in `x': message (Class)` (bundler's GemNotFound). */
+export function rubyFailureLines(log: string): string[] {
+  const lines = log.split('\n');
+  for (const [i, line] of lines.entries()) {
+    if (line === 'rake aborted!') {
+      const end = lines.findIndex((l, j) => j > i && (l.trim() === '' || /^\s*\/\S+:\d+:in /.test(l)));
+      return lines.slice(i, Math.min(end === -1 ? lines.length : end, i + 5));
+    }
+    if (UNCAUGHT.test(line)) return [line];
+  }
+  return [];
+}
+
+/** `path:12:in `method': message (Some::Error)`, as Ruby prints an exception it ends on. */
+const UNCAUGHT = /^\S.*:\d+:in [`'].*': .* \([A-Z]\w*(?:::[A-Z]\w*)*\)$/;
+
 export const RUBY_INSTALL_HINT =
   'install Ruby and Bundler (Debian: apt-get install ruby bundler rake), then `bundle install` in the project';
 

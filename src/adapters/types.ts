@@ -79,6 +79,15 @@ export interface Adapter {
    * package-level build failure, say, is settled once a test of that package ran).
    * Same ids, and file-level records (id = file) by a result in that file, always are. */
   covers?(record: FailedTestRecord, result: TestResult): boolean;
+  /** How a rerun knows the test that ran is the recorded one. By default by its name and
+   * its file (an id may be positional: rspec's `x_spec.rb[1:2]` is whichever example is
+   * second). `name-and-id`: the runner's ids name the test (go's `<package> <name>`), and
+   * a failure's `file` is where it failed, which moves between runs. */
+  readonly identity?: 'name-and-file' | 'name-and-id';
+  /** Pure: the runner's own first error lines in the start of its log (a dependency it
+   * cannot resolve, a task it does not know), quoted when it failed before running any
+   * test; empty when it said nothing recognisable (the end of the log is quoted then). */
+  failureLines?(log: string): readonly string[];
   /** Where a failure the report gave no line for is defined, read from the project's
    * sources (a go example's wrong output carries no `file_test.go:N:`, a Rust test that
    * returned `Err` no location at all); null if unknown. The place found replaces the

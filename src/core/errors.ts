@@ -9,7 +9,9 @@ export type HarnessErrorCode =
   | 'REPORT_MISSING'
   | 'REPORT_UNPARSEABLE'
   | 'STORE_CORRUPT'
-  | 'FAILURES_MISSING';
+  | 'FAILURES_MISSING'
+  /** The runner failed before running any test (RUNNER_FAILED reports quote its words). */
+  | 'RUNNER_FAILED';
 
 export class HarnessError extends Error {
   override readonly name = 'HarnessError';

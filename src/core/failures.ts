@@ -29,15 +29,34 @@ export async function placeFailures(tests: readonly TestResult[], locate: Locate
 /** An adapter's own rule for results that speak for a record with another id. */
 export type Covers = (record: FailedTestRecord, result: TestResult) => boolean;
 
+/** How a runner's results are matched to recorded failures (from its Adapter). */
+export interface RerunRules {
+  readonly covers?: Covers;
+  /** The runner's ids name its tests, and a failure's `file` is where it failed (Adapter.identity). */
+  readonly identity?: 'name-and-file' | 'name-and-id';
+}
+
+/** Whether a result is the recorded test itself, by identity, never by selector alone:
+ * an rspec id (`x_spec.rb[1:2]`) is positional and names another example once one is
+ * inserted above. The name must agree, and the file where both are known; where a side
+ * has no file (a runner that places only failures) the id must agree instead. */
+export function isSameTest(record: FailedTestRecord, result: TestResult, identity: RerunRules['identity'] = 'name-and-file'): boolean {
+  if (record.test_name !== result.name) return false;
+  if (identity === 'name-and-id' || record.file === null || result.file === null) return record.id === result.id;
+  return record.file === result.file;
+}
+
 /** Whether this run's results say anything about a recorded failure: the same test
  * ran, or, for a file-level entry (a load error, id = file), a test of that file ran,
  * or the adapter's rule says so. */
-export const covers = (results: readonly TestResult[], record: FailedTestRecord, extra?: Covers): boolean =>
-  results.some((r) => r.id === record.id || (record.id === record.file && r.file === record.file) || (extra?.(record, r) ?? false));
+export const covers = (results: readonly TestResult[], record: FailedTestRecord, rules: RerunRules = {}): boolean => {
+  const fileLevel = record.file !== null && record.id === record.file;
+  return results.some((r) => isSameTest(record, r, rules.identity) || (fileLevel && r.file === record.file) || (rules.covers?.(record, r) ?? false));
+};
 
 /** The selected tests of a rerun that did not run: never a silent pass. */
-export const notRun = (selected: readonly FailedTestRecord[], results: readonly TestResult[], extra?: Covers): FailedTestRecord[] =>
-  selected.filter((record) => !covers(results, record, extra));
+export const notRun = (selected: readonly FailedTestRecord[], results: readonly TestResult[], rules: RerunRules = {}): FailedTestRecord[] =>
+  selected.filter((record) => !covers(results, record, rules));
 
 /** The failures to remember after a run. A complete run of the whole suite is the whole
  * truth; any narrower or cut-short run keeps earlier failures it did not reach. */
@@ -45,9 +64,9 @@ export function nextFailures(
   previous: readonly FailedTestRecord[],
   results: readonly TestResult[],
   wholeTruth: boolean,
-  extra?: Covers,
+  rules: RerunRules = {},
 ): FailedTestRecord[] {
   const current = results.filter(isFailure).map(toRecord);
   if (wholeTruth) return current;
-  return [...current, ...previous.filter((record) => !covers(results, record, extra))];
+  return [...current, ...previous.filter((record) => !covers(results, record, rules))];
 }

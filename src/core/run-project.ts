@@ -1,11 +1,11 @@
-import type { Adapter, Invocation } from '../adapters/types.js';
+import type { Adapter, Invocation, PlanRequest } from '../adapters/types.js';
 import { readProjectFacts, type ProjectFacts } from '../detect/facts.js';
 import { detectRunner, type Detection } from '../detect/detect.js';
 import type { ProjectSelection } from '../detect/roots.js';
 import type { ProcessOutcome } from '../process/index.js';
 import { artifactPaths, ensureArtifactsDir, type ArtifactPaths } from '../store/artifacts.js';
 import { removeFile, writeJsonAtomic } from '../store/atomic.js';
-import { readLastFailures, writeLastFailures } from '../store/last-failures.js';
+import { listIsSettled, readLastFailures, writeLastFailures, type LastFailures } from '../store/last-failures.js';
 import { buildReport, harnessErrorReport, nothingToRerun, type Context } from './build-report.js';
 import { runCommands } from './commands.js';
 import { HarnessError } from './errors.js';
@@ -14,6 +14,8 @@ import { followReports, type ReportFollower } from './follow-reports.js';
 import { readLogTail } from './log-tail.js';
 import type { RunReport } from './report.js';
 import type { Interrupts, RunRequest } from './request.js';
+import { planRerun, rerunRules, selectRerun, uncarriable } from './rerun.js';
+import { runnerFailure } from './runner-failure.js';
 import type { FailedTest, FailedTestRecord, RunStatus, TestResult } from './types.js';
 import { onPath } from '../process/index.js';
 import { decide, summarize } from './verdict.js';
@@ -37,10 +39,17 @@ export async function runProject(request: RunRequest, selection: ProjectSelectio
     detection = request.custom
       ? { adapter: (await import('../adapters/custom.js')).customAdapter(request.custom), reason: '--command given' }
       : detectRunner(facts, request.runner);
-    const previous = previousFailures(request, detection.adapter, artifacts);
-    const rerun = request.failedOnly ? selectRerun(previous ?? [], selection.files) : null;
-    if (rerun !== null && rerun.length === 0) return { report: nothingToRerun({ ...base, detection }), tests: [] };
-    const invocation = detection.adapter.plan({
+    const last = lastFailures(request, detection.adapter, artifacts);
+    const previous = last === null ? null : [...last.failed_tests];
+    const selected = request.failedOnly ? selectRerun(previous ?? [], selection.files) : null;
+    const skipped = selected === null ? [] : uncarriable(selected);
+    const rerun = selected?.filter((t) => !skipped.includes(t)) ?? null;
+    if (rerun !== null && rerun.length === 0) {
+      if (skipped.length > 0) throw new HarnessError('STORE_CORRUPT', `${artifacts.lastFailures}: no command line can carry the recorded failures (${skippedNames(skipped)}): each holds a NUL byte; run the suite without --failed-only`, { path: artifacts.lastFailures });
+      if (last !== null && !listIsSettled(last)) throw unsettled(last, artifacts);
+      return { report: nothingToRerun({ ...base, detection }), tests: [] };
+    }
+    const planRequest: PlanRequest = {
       root: selection.root,
       facts,
       files: selection.files,
@@ -49,24 +58,36 @@ export async function runProject(request: RunRequest, selection: ProjectSelectio
       artifacts,
       env: request.env,
       reportersDir: request.reportersDir,
-    });
-    return await execute({ ...base, detection, invocation, files: selection.files, rerun, previous: previous ?? [] }, interrupts);
+    };
+    const planned = rerun === null ? { invocation: detection.adapter.plan(planRequest), warnings: [] } : planRerun(detection.adapter, planRequest);
+    const notes = [...(skipped.length > 0 ? [`not rerun: ${skippedNames(skipped)}, whose recorded id holds a NUL byte, which no command line can carry`] : []), ...planned.warnings];
+    return await execute({ ...base, detection, invocation: planned.invocation, files: selection.files, selected, previous, notes }, interrupts);
   } catch (error) {
     if (!(error instanceof HarnessError) || error.code === 'USAGE') throw error;
     return { report: harnessErrorReport({ ...base, detection }, error), tests: [] };
   }
 }
 
+const skippedNames = (records: readonly FailedTestRecord[]): string => records.map((t) => JSON.stringify(t.id)).join(', ');
+
+/** An empty list after a run that ended without a verdict is no evidence of nothing to rerun. */
+const unsettled = (last: LastFailures, artifacts: ArtifactPaths): HarnessError =>
+  new HarnessError('FAILURES_MISSING', `the last run ended as ${last.last_run?.status ?? 'unknown'}, without results that tell what failed: run the tests without --failed-only`, { path: artifacts.lastFailures });
+
 interface Execution extends Context {
   readonly detection: Detection;
   readonly invocation: Invocation;
   /** This project's files from the request (empty: the whole project). */
   readonly files: readonly string[];
-  readonly rerun: readonly FailedTestRecord[] | null;
-  readonly previous: readonly FailedTestRecord[];
+  /** With --failed-only: the recorded failures asked for, checked against what ran. */
+  readonly selected: readonly FailedTestRecord[] | null;
+  /** The recorded failures of this runner; null when there is no such file. */
+  readonly previous: readonly FailedTestRecord[] | null;
+  /** Warnings from planning the run. */
+  readonly notes: readonly string[];
 }
 
-function previousFailures(request: RunRequest, adapter: Adapter, artifacts: ArtifactPaths): FailedTestRecord[] | null {
+function lastFailures(request: RunRequest, adapter: Adapter, artifacts: ArtifactPaths): LastFailures | null {
   const last = readLastFailures(artifacts.lastFailures);
   if (last === null) {
     if (!request.failedOnly) return null;
@@ -76,13 +97,7 @@ function previousFailures(request: RunRequest, adapter: Adapter, artifacts: Arti
     if (!request.failedOnly) return null;
     throw new HarnessError('STORE_CORRUPT', `${artifacts.lastFailures} was written by ${last.framework}, but this run uses ${adapter.id}`, { path: artifacts.lastFailures });
   }
-  return [...last.failed_tests];
-}
-
-/** --failed-only with files narrows the recorded failures to those files. */
-function selectRerun(previous: readonly FailedTestRecord[], files: readonly string[]): FailedTestRecord[] {
-  if (files.length === 0) return [...previous];
-  return previous.filter((t) => t.file !== null && files.some((f) => t.file === f || t.file?.startsWith(`${f}/`)));
+  return last;
 }
 
 async function execute(run: Execution, interrupts: Interrupts): Promise<ProjectRun> {
@@ -135,6 +150,7 @@ function liveCount(out: NodeJS.WriteStream): { show: (n: number) => void; clear:
 
 async function finish(run: Execution, outcome: ProcessOutcome, follower: ReportFollower): Promise<ProjectRun> {
   const { request, artifacts } = run;
+  const adapter = run.detection.adapter;
   const read = follower.finish();
   const report = read.report;
   const verdict = decide({
@@ -146,42 +162,54 @@ async function finish(run: Execution, outcome: ProcessOutcome, follower: ReportF
     logPath: artifacts.log,
     logTail: () => readLogTail(artifacts.log),
   });
-  const lookup = run.detection.adapter.locate?.bind(run.detection.adapter);
-  let facts: ProjectFacts | null = null;
-  // The sources are read after the run, and only for a failure without a line.
-  const locate = lookup ? (failure: FailedTest) => lookup(failure, (facts ??= readProjectFacts(run.root))) : null;
-  const tests = await placeFailures(report?.tests ?? [], locate);
-  const warnings = [...read.warnings, ...verdict.warnings];
+  const tests = await placeFailures(report?.tests ?? [], locator(adapter, run.root));
+  const failedEarly = runnerFailure(adapter, outcome, tests.length, run.invocation.noTestsExitCodes ?? [], artifacts.log);
+  // The runner's own words replace the verdict's "no usable report".
+  const warnings = [...run.notes, ...read.warnings, ...(failedEarly ? [] : verdict.warnings)];
   if (outcome.leftoverProcesses) warnings.push('the runner left processes behind in its process group; run-tests killed them');
-  const extra = run.detection.adapter.covers?.bind(run.detection.adapter);
-  const missing = run.rerun ? notRun(run.rerun, tests, extra) : [];
+  const rules = rerunRules(adapter);
+  const missing = run.selected ? notRun(run.selected, tests, rules) : [];
   if (missing.length > 0 && verdict.status !== 'interrupted' && verdict.status !== 'timed_out') {
-    warnings.push(`${missing.length} of the ${run.rerun?.length} selected tests did not run: ${missing.map((t) => t.test_name).join(', ')}`);
+    warnings.push(`${missing.length} of the ${run.selected?.length} selected tests did not run: ${missing.map((t) => t.test_name).join(', ')}`);
   }
-  let status: RunStatus = verdict.status;
+  let status: RunStatus = failedEarly ? 'error' : verdict.status;
   // A rerun that lost some of its selection proves nothing about those tests.
   if (status === 'passed' && missing.length > 0) status = 'error';
-  // A --command's tests cannot be rerun by run-tests: they never replace the failures
-  // file the project's own runner wrote.
-  const keepsFailures = request.custom === null;
-  if (tests.length > 0 && keepsFailures) {
-    const wholeTruth = report?.complete === true && run.rerun === null && run.files.length === 0 && request.name === null;
-    writeLastFailures(artifacts.lastFailures, {
-      framework: run.detection.adapter.id,
-      project_root: run.root,
-      failed_tests: nextFailures(run.previous, tests, wholeTruth, extra),
-    });
-  }
+  const wroteResults = recordFailures(run, tests, status, report?.complete === true);
   const result = buildReport(run, {
     status,
     outcome,
-    summary: summarize(report ? tests : null),
+    summary: summarize(report && !failedEarly ? tests : null),
     failed: tests.filter(isFailure).map(toRecord),
     warnings,
-    error: report === null ? read.error : null,
-    rerun: run.rerun ? { selected: run.rerun.length, not_run: missing.map((t) => t.test_name) } : null,
-    failuresFile: keepsFailures ? artifacts.lastFailures : null,
+    error: failedEarly ?? (report === null ? read.error : null),
+    rerun: run.selected ? { selected: run.selected.length, not_run: missing.map((t) => t.test_name) } : null,
+    failuresFile: wroteResults ? artifacts.lastFailures : null,
   });
   writeJsonAtomic(artifacts.lastReport, result);
   return { report: result, tests };
+}
+
+/** Adapter.locate with the project's facts, read after the run and only for a failure without a line. */
+function locator(adapter: Adapter, root: string): ((failure: FailedTest) => ReturnType<NonNullable<Adapter['locate']>>) | null {
+  const lookup = adapter.locate?.bind(adapter);
+  let facts: ProjectFacts | null = null;
+  return lookup ? (failure) => lookup(failure, (facts ??= readProjectFacts(root))) : null;
+}
+
+/** Updates last-failures.json; true when this run's results went into it. A run without
+ * results leaves the recorded failures as they were and records only how it ended, so a
+ * later --failed-only does not take an empty list for a pass. A --command's tests cannot
+ * be rerun by run-tests: they never touch the file the project's own runner wrote. */
+function recordFailures(run: Execution, tests: readonly TestResult[], status: RunStatus, complete: boolean): boolean {
+  if (run.request.custom !== null) return false;
+  if (tests.length === 0 && run.previous === null) return false;
+  const wholeTruth = complete && run.selected === null && run.files.length === 0 && run.request.name === null;
+  writeLastFailures(run.artifacts.lastFailures, {
+    framework: run.detection.adapter.id,
+    project_root: run.root,
+    failed_tests: tests.length > 0 ? nextFailures(run.previous ?? [], tests, wholeTruth, rerunRules(run.detection.adapter)) : run.previous ?? [],
+    last_run: { status },
+  });
+  return tests.length > 0;
 }

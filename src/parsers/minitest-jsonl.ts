@@ -72,7 +72,8 @@ function handleRecord(record: Json, lineNo: number, ctx: ParseContext, acc: Accu
     case 'crash': {
       acc.crashes += 1;
       const crash = crashResult(record, ctx);
-      acc.tests.set(crash.id, crash);
+      if (typeof crash === 'string') acc.warnings.push(crash);
+      else acc.tests.set(crash.id, crash);
       return;
     }
     default:
@@ -116,18 +117,15 @@ function projectFile(absFile: string, ctx: ParseContext, files: Map<string, stri
   return file;
 }
 
-/** A process that died before Minitest reported (e.g. a test file raising at load). */
-function crashResult(r: Json, ctx: ParseContext): TestResult {
+/** A process that died before Minitest reported (e.g. a test file raising at load): a
+ * load error of that file. One that died outside the project's files (bundler failing to
+ * resolve the Gemfile) is no test's failure: a warning, and the run is incomplete. */
+function crashResult(r: Json, ctx: ParseContext): TestResult | string {
   const absFile = str(r['file']);
-  const file = absFile === null ? null : relativeFile(absFile, ctx.root);
-  return {
-    id: file ?? 'load error',
-    name: file === null ? 'load error' : `load error: ${file}`,
-    file,
-    line: int(r['line']),
-    status: 'error',
-    message: failureMessage(str(r['exception']), str(r['message'])),
-  };
+  const message = failureMessage(str(r['exception']), str(r['message']));
+  if (absFile === null) return `a Ruby process ended on an exception outside the project's files: ${message.trimEnd()}`;
+  const file = relativeFile(absFile, ctx.root);
+  return { id: file, name: `load error: ${file}`, file, line: int(r['line']), status: 'error', message };
 }
 
 function failureMessage(exception: string | null, message: string | null): string {

@@ -93,11 +93,10 @@ describe('parseMinitestJsonl on small inputs', () => {
     expect(Buffer.byteLength(message)).toBe(2047);
   });
 
-  it('names a crash without a project file "load error"', () => {
-    const report = parseMinitestJsonl('{"type":"crash","exception":"LoadError","message":"no","file":null,"line":null}', root);
-    expect(report.tests).toEqual([
-      { id: 'load error', name: 'load error', file: null, line: null, status: 'error', message: 'LoadError: no' },
-    ]);
+  it('turns a crash without a project file (bundler failing to resolve the Gemfile) into a warning, never a test', () => {
+    const report = parseMinitestJsonl('{"type":"crash","exception":"Bundler::GemNotFound","message":"Could not find gem \'x\'","file":null,"line":null}', root);
+    expect(report.tests).toEqual([]);
+    expect(report.warnings).toEqual(["a Ruby process ended on an exception outside the project's files: Bundler::GemNotFound: Could not find gem 'x'"]);
     expect(report.complete).toBe(false);
   });
 

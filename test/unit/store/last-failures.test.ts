@@ -2,8 +2,9 @@ import { afterAll, describe, expect, it } from '@jest/globals';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { RunStatus } from '../../../src/core/types.js';
 import { removeFile, writeFileAtomic } from '../../../src/store/atomic.js';
-import { LAST_FAILURES_VERSION, readLastFailures, writeLastFailures } from '../../../src/store/last-failures.js';
+import { LAST_FAILURES_VERSION, listIsSettled, readLastFailures, writeLastFailures, type LastFailures } from '../../../src/store/last-failures.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'run-tests-store-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -13,10 +14,17 @@ const record = { id: 'ATest#test_x', test_name: 'ATest#test_x', file: 'test/a_te
 describe('last-failures.json', () => {
   it('round-trips what was written, with its version and time', () => {
     const file = join(dir, 'round-trip.json');
-    writeLastFailures(file, { framework: 'minitest', project_root: dir, failed_tests: [record] });
+    writeLastFailures(file, { framework: 'minitest', project_root: dir, failed_tests: [record], last_run: { status: 'failed' } });
     const read = readLastFailures(file);
-    expect(read).toMatchObject({ version: LAST_FAILURES_VERSION, framework: 'minitest', project_root: dir, failed_tests: [record] });
+    expect(read).toMatchObject({ version: 2, framework: 'minitest', project_root: dir, failed_tests: [record], last_run: { status: 'failed' } });
     expect(Number.isNaN(Date.parse(read?.created_at ?? ''))).toBe(false);
+  });
+
+  it('reads a version 1 file, which has no last_run', () => {
+    const file = join(dir, 'v1.json');
+    writeFileSync(file, JSON.stringify({ version: 1, created_at: 'x', framework: 'go', project_root: dir, failed_tests: [] }));
+    expect(readLastFailures(file)).toMatchObject({ version: 1, failed_tests: [] });
+    expect(readLastFailures(file)?.last_run).toBeUndefined();
   });
 
   it('reads a missing file as no previous run', () => {
@@ -25,12 +33,25 @@ describe('last-failures.json', () => {
 
   it.each([
     ['not JSON', '{"version": 1,', /not valid JSON/],
-    ['another version', JSON.stringify({ version: 99, framework: 'go', failed_tests: [] }), /version 99, expected 1/],
+    ['another version', JSON.stringify({ version: 99, framework: 'go', failed_tests: [] }), /version 99, expected 2/],
     ['a malformed entry', JSON.stringify({ version: 1, framework: 'go', failed_tests: [{ id: 3 }] }), /malformed/],
+    ['version 2 without last_run', JSON.stringify({ version: 2, framework: 'go', failed_tests: [] }), /missing last_run/],
   ])('refuses %s with STORE_CORRUPT naming the file', (_, text, why) => {
     const file = join(dir, 'corrupt.json');
     writeFileSync(file, text);
     expect(() => readLastFailures(file)).toThrow(expect.objectContaining({ code: 'STORE_CORRUPT', message: expect.stringMatching(why) }));
+  });
+});
+
+describe('listIsSettled', () => {
+  const last = (status?: RunStatus): LastFailures => ({
+    version: LAST_FAILURES_VERSION, created_at: 'x', framework: 'go', project_root: dir, failed_tests: [],
+    ...(status === undefined ? {} : { last_run: { status } }),
+  });
+
+  it('trusts an empty list only after a run that passed or failed, or from a version 1 file', () => {
+    expect((['passed', 'failed', undefined] as const).map((s) => listIsSettled(last(s)))).toEqual([true, true, true]);
+    expect((['error', 'timed_out', 'interrupted', 'no_tests'] as const).map((s) => listIsSettled(last(s)))).toEqual([false, false, false, false]);
   });
 });
 
