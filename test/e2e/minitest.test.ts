@@ -26,7 +26,7 @@ suite('minitest through bundle exec rake test', () => {
     const log = await fs.readFile(path.join(dir, '.run-tests/last-test.log'), 'utf8');
     expect(log).toMatch(/8 runs, \d+ assertions, 1 failures, 1 errors, 1 skips/);
     const saved = await fs.readJson(path.join(dir, '.run-tests/last-failures.json'));
-    expect(saved).toMatchObject({ version: 1, framework: 'minitest', project_root: dir });
+    expect(saved).toMatchObject({ version: 2, framework: 'minitest', project_root: dir });
     expect(saved.failed_tests.map((t: { id: string }) => t.id).sort()).toEqual(['WidgetTest#test_explodes', 'WidgetTest#test_size_is_wrong']);
     expect(await fs.readFile(path.join(dir, '.run-tests/.gitignore'), 'utf8')).toBe('*\n');
   });
@@ -203,7 +203,7 @@ suite('reruns and the failures file', () => {
     expect([corrupt.exitCode, corrupt.report.error?.code]).toEqual([3, 'STORE_CORRUPT']);
     await fs.outputJson(path.join(dir, '.run-tests/last-failures.json'), { version: 99, framework: 'minitest', failed_tests: [] });
     const future = await runJson(['--cwd', dir, '--failed-only']);
-    expect(future.report.error?.message).toContain('version 99, expected 1');
+    expect(future.report.error?.message).toContain('version 99, expected 2');
   });
 });
 
