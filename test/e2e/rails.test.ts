@@ -34,7 +34,7 @@ suite('rails through bin/rails test', () => {
     expect([named.exitCode, named.report.summary.run, named.report.summary.passed]).toEqual([0, 1, 1]);
   });
 
-  it('never passes a bin/rails that prints success but writes no results, and keeps the old failures file', async () => {
+  it('never passes a bin/rails that prints success but writes no results, and keeps the old failures', async () => {
     const dir = await copyFixture('rails-fake');
     const previous = { version: 1, created_at: '2026-01-01T00:00:00.000Z', framework: 'rails', project_root: dir, failed_tests: [] };
     await fs.outputJson(path.join(dir, '.run-tests/last-failures.json'), previous);
@@ -43,6 +43,11 @@ suite('rails through bin/rails test', () => {
     expect(report.summary).toEqual({ run: null, passed: null, failures: null, errors: null, skips: null });
     expect(report.warnings).toEqual([`the runner wrote no usable report (exit 0); see ${path.join(dir, '.run-tests/last-test.log')}`]);
     expect(await fs.readFile(path.join(dir, '.run-tests/last-test.log'), 'utf8')).toContain('All good!');
-    expect(await fs.readJson(path.join(dir, '.run-tests/last-failures.json'))).toEqual(previous);
+    // The recorded failures stay; only how this run ended is added, so an empty list is
+    // not taken for "nothing to rerun".
+    expect(await fs.readJson(path.join(dir, '.run-tests/last-failures.json'))).toMatchObject({ version: 2, framework: 'rails', failed_tests: [], last_run: { status: 'error' } });
+    expect(report.failures_file).toBeNull();
+    const rerun = await runJson(['--cwd', dir, '--failed-only']);
+    expect([rerun.exitCode, rerun.report.status, rerun.report.error?.code]).toEqual([3, 'error', 'FAILURES_MISSING']);
   });
 });
