@@ -123,7 +123,7 @@ function projectFile(absFile: string, ctx: ParseContext, files: Map<string, stri
 function crashResult(r: Json, ctx: ParseContext): TestResult | string {
   const absFile = str(r['file']);
   const message = failureMessage(str(r['exception']), str(r['message']));
-  if (absFile === null) return `a Ruby process ended on an exception outside the project's files: ${message.trimEnd()}`;
+  if (absFile === null) return `a Ruby process ended on an exception outside the tests: ${message.trimEnd()}`;
   const file = relativeFile(absFile, ctx.root);
   return { id: file, name: `load error: ${file}`, file, line: int(r['line']), status: 'error', message };
 }

@@ -19,10 +19,17 @@ interface Case {
   /** The runner's own first error line, as the log has it. */
   readonly line: RegExp;
   readonly exitStatus: number;
+  /** A change to the copied fixture before the run. */
+  readonly prepare?: (dir: string) => Promise<void>;
 }
 
 const CASES: readonly Case[] = [
   { label: 'bundler cannot resolve the Gemfile', fixture: 'minitest-gem-missing', tools: ['ruby', 'bundle', 'rake'], args: (d) => ['--cwd', d], line: /^.*Could not find .*run_tests_absent_gem.* \(Bundler::GemNotFound\)$/m, exitStatus: 1 },
+  {
+    label: 'bundler cannot resolve a Rails app\'s Gemfile (config/boot.rb requires it)', fixture: 'rails-app', tools: ['ruby', 'bundle'], args: (d) => ['--cwd', d],
+    line: /^.*Could not find gem 'run_tests_absent_gem.* \(Bundler::GemNotFound\)$/m, exitStatus: 1,
+    prepare: (dir) => fs.appendFile(path.join(dir, 'Gemfile'), 'gem "run_tests_absent_gem", "1.0.0"\n'),
+  },
   { label: 'rake has no test task', fixture: 'minitest-no-test-task', tools: ['ruby', 'rake'], args: (d) => ['--cwd', d], line: /^Don't know how to build task 'test'.*$/m, exitStatus: 1 },
   { label: 'cargo cannot resolve a dependency offline', fixture: 'cargo-dep-offline', tools: ['cargo'], args: (d) => ['--cwd', d], line: /^error: no matching package named `run-tests-absent-crate` found$/m, exitStatus: 101 },
   { label: 'go cannot download a nested module\'s dependency', fixture: 'go-nested-dep', tools: ['go'], args: (d) => ['--cwd', d, 'inner/inner_test.go'], root: 'inner', line: /^go: example\.com\/runtestsabsent@v1\.0\.0: .*$/m, exitStatus: 1 },
@@ -34,6 +41,7 @@ const suite = runnable.length > 0 ? describe.each(runnable) : describe.skip.each
 suite('when $label', (c) => {
   it('is error RUNNER_FAILED (exit 3) quoting the runner, with unknown counts and no failures file', async () => {
     const dir = await copyFixture(c.fixture);
+    await c.prepare?.(dir);
     const root = path.join(dir, c.root ?? '');
     const { exitCode, report } = await runJson(c.args(dir));
     const log = await fs.readFile(path.join(root, '.run-tests/last-test.log'), 'utf8');

@@ -22,12 +22,18 @@ if (run_tests_report = ENV["RUN_TESTS_MINITEST_REPORT"]) && !run_tests_report.em
         require_relative "jsonl"
         return if RunTestsMinitest.ended_pid == Process.pid
 
-        file, line = project_frame(error, root)
+        # Bundler failing to set up the bundle (a gem it cannot find) is the runner failing
+        # before any test, not a load error of the project file that required it.
+        file, line = bundler_error?(error) ? [nil, nil] : project_frame(error, root)
         RunTestsMinitest.write_line(path, "type" => "crash", "exception" => error.class.name,
                                           "message" => RunTestsMinitest.bounded(error.message),
                                           "file" => file, "line" => line)
       rescue StandardError, ScriptError
         nil # never turn a crash into a different crash
+      end
+
+      def bundler_error?(error)
+        defined?(::Bundler::BundlerError) && error.is_a?(::Bundler::BundlerError)
       end
 
       def project_frame(error, root)

@@ -96,7 +96,7 @@ describe('parseMinitestJsonl on small inputs', () => {
   it('turns a crash without a project file (bundler failing to resolve the Gemfile) into a warning, never a test', () => {
     const report = parseMinitestJsonl('{"type":"crash","exception":"Bundler::GemNotFound","message":"Could not find gem \'x\'","file":null,"line":null}', root);
     expect(report.tests).toEqual([]);
-    expect(report.warnings).toEqual(["a Ruby process ended on an exception outside the project's files: Bundler::GemNotFound: Could not find gem 'x'"]);
+    expect(report.warnings).toEqual(["a Ruby process ended on an exception outside the tests: Bundler::GemNotFound: Could not find gem 'x'"]);
     expect(report.complete).toBe(false);
   });
 
