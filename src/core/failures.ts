@@ -48,15 +48,26 @@ export function isSameTest(record: FailedTestRecord, result: TestResult, identit
 
 /** Whether this run's results say anything about a recorded failure: the same test
  * ran, or, for a file-level entry (a load error, id = file), a test of that file ran,
- * or the adapter's rule says so. */
-export const covers = (results: readonly TestResult[], record: FailedTestRecord, rules: RerunRules = {}): boolean => {
-  const fileLevel = record.file !== null && record.id === record.file;
-  return results.some((r) => isSameTest(record, r, rules.identity) || (fileLevel && r.file === record.file) || (rules.covers?.(record, r) ?? false));
-};
+ * or the adapter's rule says so. Built once per run: reruns select thousands of tests. */
+function coverage(results: readonly TestResult[], rules: RerunRules): (record: FailedTestRecord) => boolean {
+  const byName = new Map<string, TestResult[]>();
+  const files = new Set<string | null>();
+  for (const result of results) {
+    const same = byName.get(result.name);
+    if (same) same.push(result);
+    else byName.set(result.name, [result]);
+    files.add(result.file);
+  }
+  return (record) => (byName.get(record.test_name) ?? []).some((r) => isSameTest(record, r, rules.identity))
+    || (record.file !== null && record.id === record.file && files.has(record.file))
+    || (rules.covers !== undefined && results.some((r) => rules.covers?.(record, r)));
+}
 
 /** The selected tests of a rerun that did not run: never a silent pass. */
-export const notRun = (selected: readonly FailedTestRecord[], results: readonly TestResult[], rules: RerunRules = {}): FailedTestRecord[] =>
-  selected.filter((record) => !covers(results, record, rules));
+export function notRun(selected: readonly FailedTestRecord[], results: readonly TestResult[], rules: RerunRules = {}): FailedTestRecord[] {
+  const covered = coverage(results, rules);
+  return selected.filter((record) => !covered(record));
+}
 
 /** The failures to remember after a run. A complete run of the whole suite is the whole
  * truth; any narrower or cut-short run keeps earlier failures it did not reach. */
@@ -68,5 +79,6 @@ export function nextFailures(
 ): FailedTestRecord[] {
   const current = results.filter(isFailure).map(toRecord);
   if (wholeTruth) return current;
-  return [...current, ...previous.filter((record) => !covers(results, record, rules))];
+  const covered = coverage(results, rules);
+  return [...current, ...previous.filter((record) => !covered(record))];
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { nextFailures, notRun, placeFailures } from '../../../src/core/failures.js';
+import { isSameTest, nextFailures, notRun, placeFailures } from '../../../src/core/failures.js';
 import type { FailedTestRecord, TestResult } from '../../../src/core/types.js';
 
 const record = (id: string, file: string | null = 'test/a_test.rb'): FailedTestRecord =>
@@ -23,6 +23,35 @@ describe('nextFailures', () => {
     const loadError = record('spec/broken_spec.rb', 'spec/broken_spec.rb');
     expect(nextFailures([loadError], [result('x', 'passed', 'spec/broken_spec.rb')], false)).toEqual([]);
     expect(notRun([loadError], [result('x', 'passed', 'spec/other_spec.rb')])).toEqual([loadError]);
+  });
+});
+
+describe('isSameTest', () => {
+  const rec = (file: string | null, id = 'X#t'): FailedTestRecord => ({ ...record(id, file), test_name: 'X#t' });
+  const res = (file: string | null, id = 'X#t', name = 'X#t'): TestResult => ({ id, name, file, line: 1, status: 'passed' });
+
+  it('needs the same name, and the same file where both are known', () => {
+    expect(isSameTest(rec('a.rb'), res('a.rb', 'other id'))).toBe(true);
+    expect(isSameTest(rec('a.rb'), res('a.rb', 'X#t', 'X#u'))).toBe(false);
+    expect(isSameTest(rec('a.rb'), res('b.rb'))).toBe(false);
+  });
+
+  it('needs the same id where a side has no file', () => {
+    expect([isSameTest(rec(null), res('a.rb')), isSameTest(rec('a.rb'), res(null)), isSameTest(rec(null), res(null, 'p2 X#t'))]).toEqual([true, true, false]);
+  });
+
+  it('goes by name and id alone for a runner whose file is where a failure happened', () => {
+    expect(isSameTest(rec('helper_test.go', 'p X#t'), res('x_test.go', 'p X#t'), 'name-and-id')).toBe(true);
+    expect(isSameTest(rec('x_test.go', 'p X#t'), res('x_test.go', 'q X#t'), 'name-and-id')).toBe(false);
+  });
+});
+
+describe('notRun with an adapter\'s rule', () => {
+  it('settles a package-level record by the rule, and leaves the rest to identity', () => {
+    const build = { ...record('example.com/m', 'm_test.go'), test_name: 'build failed: example.com/m' };
+    const rules = { covers: (r: FailedTestRecord, t: TestResult) => !r.id.includes(' ') && t.id.startsWith(`${r.id} `) };
+    expect(notRun([build], [result('example.com/m TestA', 'passed', 'x')], rules)).toEqual([]);
+    expect(notRun([build], [result('example.com/other TestA', 'passed', 'x')], rules)).toEqual([build]);
   });
 });
 
