@@ -1,11 +1,36 @@
 import type { Adapter, Invocation, PlanRequest } from '../adapters/types.js';
+import { listIsSettled, type LastFailures } from '../store/last-failures.js';
+import { HarnessError } from './errors.js';
 import type { RerunRules } from './failures.js';
 import type { FailedTestRecord } from './types.js';
 
-/** --failed-only with files narrows the recorded failures to those files. */
-export function selectRerun(previous: readonly FailedTestRecord[], files: readonly string[]): FailedTestRecord[] {
-  if (files.length === 0) return [...previous];
-  return previous.filter((t) => t.file !== null && files.some((f) => t.file === f || t.file?.startsWith(`${f}/`)));
+export interface RerunSelection {
+  /** The recorded failures asked for: all, or those in the files given. */
+  readonly selected: readonly FailedTestRecord[];
+  /** Those a command line can carry: what the runner is asked to run. */
+  readonly runnable: readonly FailedTestRecord[];
+  readonly warnings: readonly string[];
+}
+
+/** What --failed-only reruns; null when nothing is left to rerun. Throws when an empty
+ * selection proves nothing: the last run ended without results, or every failure asked
+ * for holds a NUL byte. */
+export function selectRerun(last: LastFailures, files: readonly string[], failuresFile: string): RerunSelection | null {
+  const selected = files.length === 0 ? [...last.failed_tests]
+    : last.failed_tests.filter((t) => t.file !== null && files.some((f) => t.file === f || t.file?.startsWith(`${f}/`)));
+  const skipped = uncarriable(selected);
+  const runnable = selected.filter((t) => !skipped.includes(t));
+  const named = skipped.map((t) => JSON.stringify(t.id)).join(', ');
+  if (runnable.length > 0) {
+    return { selected, runnable, warnings: skipped.length === 0 ? [] : [`not rerun: ${named}, whose recorded id holds a NUL byte, which no command line can carry`] };
+  }
+  if (skipped.length > 0) {
+    throw new HarnessError('STORE_CORRUPT', `${failuresFile}: no command line can carry the recorded failures (${named}): each holds a NUL byte; run the suite without --failed-only`, { path: failuresFile });
+  }
+  if (!listIsSettled(last)) {
+    throw new HarnessError('FAILURES_MISSING', `the last run ended as ${last.last_run?.status ?? 'unknown'}, without results that tell what failed: run the tests without --failed-only`, { path: failuresFile });
+  }
+  return null;
 }
 
 export const rerunRules = (adapter: Adapter): RerunRules => ({

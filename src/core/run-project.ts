@@ -5,7 +5,7 @@ import type { ProjectSelection } from '../detect/roots.js';
 import type { ProcessOutcome } from '../process/index.js';
 import { artifactPaths, ensureArtifactsDir, type ArtifactPaths } from '../store/artifacts.js';
 import { removeFile, writeJsonAtomic } from '../store/atomic.js';
-import { listIsSettled, readLastFailures, writeLastFailures, type LastFailures } from '../store/last-failures.js';
+import { readLastFailures, writeLastFailures, type LastFailures } from '../store/last-failures.js';
 import { buildReport, harnessErrorReport, nothingToRerun, type Context } from './build-report.js';
 import { runCommands } from './commands.js';
 import { HarnessError } from './errors.js';
@@ -14,7 +14,7 @@ import { followReports, type ReportFollower } from './follow-reports.js';
 import { readLogTail } from './log-tail.js';
 import type { RunReport } from './report.js';
 import type { Interrupts, RunRequest } from './request.js';
-import { planRerun, rerunRules, selectRerun, uncarriable } from './rerun.js';
+import { planRerun, rerunRules, selectRerun } from './rerun.js';
 import { runnerFailure } from './runner-failure.js';
 import type { FailedTest, FailedTestRecord, RunStatus, TestResult } from './types.js';
 import { onPath } from '../process/index.js';
@@ -40,39 +40,33 @@ export async function runProject(request: RunRequest, selection: ProjectSelectio
       ? { adapter: (await import('../adapters/custom.js')).customAdapter(request.custom), reason: '--command given' }
       : detectRunner(facts, request.runner);
     const last = lastFailures(request, detection.adapter, artifacts);
-    const previous = last === null ? null : [...last.failed_tests];
-    const selected = request.failedOnly ? selectRerun(previous ?? [], selection.files) : null;
-    const skipped = selected === null ? [] : uncarriable(selected);
-    const rerun = selected?.filter((t) => !skipped.includes(t)) ?? null;
-    if (rerun !== null && rerun.length === 0) {
-      if (skipped.length > 0) throw new HarnessError('STORE_CORRUPT', `${artifacts.lastFailures}: no command line can carry the recorded failures (${skippedNames(skipped)}): each holds a NUL byte; run the suite without --failed-only`, { path: artifacts.lastFailures });
-      if (last !== null && !listIsSettled(last)) throw unsettled(last, artifacts);
-      return { report: nothingToRerun({ ...base, detection }), tests: [] };
-    }
+    const chosen = request.failedOnly && last !== null ? selectRerun(last, selection.files, artifacts.lastFailures) : null;
+    if (request.failedOnly && chosen === null) return { report: nothingToRerun({ ...base, detection }), tests: [] };
     const planRequest: PlanRequest = {
       root: selection.root,
       facts,
       files: selection.files,
       name: request.name,
-      rerun,
+      rerun: chosen?.runnable ?? null,
       artifacts,
       env: request.env,
       reportersDir: request.reportersDir,
     };
-    const planned = rerun === null ? { invocation: detection.adapter.plan(planRequest), warnings: [] } : planRerun(detection.adapter, planRequest);
-    const notes = [...(skipped.length > 0 ? [`not rerun: ${skippedNames(skipped)}, whose recorded id holds a NUL byte, which no command line can carry`] : []), ...planned.warnings];
-    return await execute({ ...base, detection, invocation: planned.invocation, files: selection.files, selected, previous, notes }, interrupts);
+    const planned = chosen === null ? { invocation: detection.adapter.plan(planRequest), warnings: [] } : planRerun(detection.adapter, planRequest);
+    return await execute({
+      ...base,
+      detection,
+      invocation: planned.invocation,
+      files: selection.files,
+      selected: chosen?.selected ?? null,
+      previous: last === null ? null : last.failed_tests,
+      notes: [...(chosen?.warnings ?? []), ...planned.warnings],
+    }, interrupts);
   } catch (error) {
     if (!(error instanceof HarnessError) || error.code === 'USAGE') throw error;
     return { report: harnessErrorReport({ ...base, detection }, error), tests: [] };
   }
 }
-
-const skippedNames = (records: readonly FailedTestRecord[]): string => records.map((t) => JSON.stringify(t.id)).join(', ');
-
-/** An empty list after a run that ended without a verdict is no evidence of nothing to rerun. */
-const unsettled = (last: LastFailures, artifacts: ArtifactPaths): HarnessError =>
-  new HarnessError('FAILURES_MISSING', `the last run ended as ${last.last_run?.status ?? 'unknown'}, without results that tell what failed: run the tests without --failed-only`, { path: artifacts.lastFailures });
 
 interface Execution extends Context {
   readonly detection: Detection;

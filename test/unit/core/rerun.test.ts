@@ -1,10 +1,38 @@
 import { describe, expect, it } from '@jest/globals';
 import type { Adapter, Invocation, PlanRequest } from '../../../src/adapters/types.js';
-import { planRerun, tooLarge, uncarriable } from '../../../src/core/rerun.js';
+import { planRerun, selectRerun, tooLarge, uncarriable } from '../../../src/core/rerun.js';
+import type { LastFailures } from '../../../src/store/last-failures.js';
 import type { FailedTestRecord } from '../../../src/core/types.js';
 
 const record = (id: string, file: string | null = 'test/a_test.rb'): FailedTestRecord =>
   ({ id, test_name: id, file, line: 1, status: 'failed', message: 'm' });
+
+describe('selectRerun', () => {
+  const last = (failed: FailedTestRecord[], status?: 'passed' | 'error'): LastFailures => ({
+    version: 2, created_at: 'x', framework: 'minitest', project_root: '/p', failed_tests: failed,
+    ...(status === undefined ? {} : { last_run: { status } }),
+  });
+
+  it('selects every recorded failure, or those in the files given', () => {
+    const a = record('A#a', 'test/a_test.rb');
+    const b = record('B#b', 'test/models/b_test.rb');
+    expect(selectRerun(last([a, b], 'error'), [], 'f')).toEqual({ selected: [a, b], runnable: [a, b], warnings: [] });
+    expect(selectRerun(last([a, b], 'error'), ['test/models'], 'f')?.runnable).toEqual([b]);
+  });
+
+  it('keeps a failure no command line can carry selected, and says it will not run', () => {
+    const a = record('A#a');
+    const nul = record('A#\0');
+    expect(selectRerun(last([a, nul]), [], 'f')).toEqual({ selected: [a, nul], runnable: [a], warnings: ['not rerun: "A#\\u0000", whose recorded id holds a NUL byte, which no command line can carry'] });
+    expect(() => selectRerun(last([nul]), [], 'f')).toThrow(expect.objectContaining({ code: 'STORE_CORRUPT' }));
+  });
+
+  it('finds nothing to rerun only after a run that passed or failed (or in a version 1 file)', () => {
+    expect(selectRerun(last([], 'passed'), [], 'f')).toBeNull();
+    expect(selectRerun(last([]), [], 'f')).toBeNull();
+    expect(() => selectRerun(last([], 'error'), [], 'f')).toThrow(expect.objectContaining({ code: 'FAILURES_MISSING', message: expect.stringMatching(/^the last run ended as error/) }));
+  });
+});
 
 describe('uncarriable', () => {
   it('finds the records with a NUL byte in their id, name or file', () => {
