@@ -2,7 +2,7 @@ export const EXIT_CODE_TABLE = `Exit codes:
   0    passed, or nothing to rerun (or no tests, with --allow-no-tests)
   1    tests failed
   2    usage error: nothing ran
-  3    harness or runner error: no runner, runner missing, no usable report
+  3    harness or runner error: no runner, runner missing or failed before any test, no usable report
   4    no tests ran (or fewer than --min-tests)
   124  timed out
   130  interrupted`;
