@@ -6,7 +6,9 @@ import { copyFixture, failures, hasTools, junitTests, runJson } from './helpers.
 /** --failed-only checks what ran by identity (name and file), never by the selector alone. */
 
 const rspecSuite = hasTools('ruby', 'bundle', 'rspec') ? describe : describe.skip;
-const pytestSuite = hasTools('python3') ? describe : describe.skip;
+const pytestSuite = hasTools('python3', 'pytest-3') ? describe : describe.skip;
+/** Debian's python3-pytest, as test/e2e/pytest.test.ts runs it. */
+const DEBIAN = { PATH: `/usr/bin:/bin:${process.env.PATH ?? ''}` };
 
 const TOTALS = ['Cart totals the prices', 'spec/cart_spec.rb', 9, 'failed'];
 
@@ -64,11 +66,11 @@ rspecSuite('an rspec rerun whose example id now names another example', () => {
 pytestSuite('a pytest rerun whose failing test was renamed', () => {
   it('lists it as not run, with pytest\'s own words, and keeps it recorded', async () => {
     const dir = await copyFixture('pytest-rerun-identity');
-    const first = await runJson(['--cwd', dir]);
+    const first = await runJson(['--cwd', dir], { env: DEBIAN });
     expect([first.exitCode, failures(first.report)]).toEqual([1, [['tests/test_cart.py::test_totals', 'tests/test_cart.py', 6, 'failed']]]);
     await edit(path.join(dir, 'tests/test_cart.py'), (text) => text.replace('def test_totals():\n    assert 1 + 2 == 4', 'def test_totals_fixed():\n    assert 1 + 2 == 3'));
 
-    const { exitCode, report } = await runJson(['--cwd', dir, '--failed-only']);
+    const { exitCode, report } = await runJson(['--cwd', dir, '--failed-only'], { env: DEBIAN });
     expect([exitCode, report.status, report.error?.code]).toEqual([3, 'error', 'RUNNER_FAILED']);
     expect(report.error?.message).toContain('ERROR: not found:');
     expect(report.rerun).toEqual({ selected: 1, not_run: ['tests/test_cart.py::test_totals'] });
