@@ -19,7 +19,7 @@ const START = '{"type":"start","pid":1}';
 
 describe('parseMinitestJsonl on recorded real outputs', () => {
   it('has every recorded case', () => {
-    expect(cases.sort()).toEqual(['filtered', 'load-error', 'mixed', 'rails-parallel', 'truncated']);
+    expect(cases.sort()).toEqual(['filtered', 'load-error', 'mixed', 'rails-parallel', 'same-name', 'truncated']);
   });
 
   it.each(cases)('%s matches its expected report', (name) => {
