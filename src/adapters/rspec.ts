@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { bundleExec, rubyEnv, RUBY_INSTALL_HINT, rubyFailureLines, usesBundler } from './ruby.js';
+import { asFileOperand, bundleExec, rubyEnv, RUBY_INSTALL_HINT, rubyFailureLines, usesBundler } from './ruby.js';
 import type { FailedTestRecord } from '../core/types.js';
 import type { Adapter, Invocation, PlanRequest } from './types.js';
 
@@ -23,7 +23,7 @@ export const rspec: Adapter = {
     const json = request.artifacts.file('rspec.json');
     const stream = request.artifacts.file('rspec-events.jsonl');
     const formatter = path.join(request.reportersDir, 'rspec', 'run_tests_formatter.rb');
-    const selection = request.rerun ? rerunSelectors(request.rerun) : [...request.files, ...nameArgs(request)];
+    const selection = request.rerun ? rerunSelectors(request.rerun) : [...request.files.map(asFileOperand), ...nameArgs(request)];
     const rspecArgv = [
       'rspec',
       '--format', 'progress',
@@ -46,9 +46,11 @@ export const rspec: Adapter = {
  * examples reruns its file. One tied to no file at all (a suite hook) can only be
  * reproduced by the whole suite, and the rerun check then reports it as not run. */
 function rerunSelectors(rerun: readonly FailedTestRecord[]): string[] {
-  return [...new Set(rerun.flatMap((t) => (t.id !== '' ? [t.id] : t.file !== null ? [t.file] : [])))];
+  return [...new Set(rerun.flatMap((t) => (t.id !== '' ? [asFileOperand(t.id)] : t.file !== null ? [asFileOperand(t.file)] : [])))];
 }
 
+/** rspec's option parser takes the argument after --example as its value, whatever it
+ * looks like: a name such as `--dry-run` never becomes an option. */
 function nameArgs({ name }: PlanRequest): string[] {
   if (!name) return [];
   return name.regex ? ['--example-matches', name.text] : ['--example', name.text];

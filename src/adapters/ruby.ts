@@ -53,9 +53,15 @@ export function escapeRubyRegex(text: string): string {
   return text.replace(/[\\^$.|?*+()[\]{}\-#/\n\t]/g, (c) => (c === '\n' ? '\\n' : c === '\t' ? '\\t' : `\\${c}`));
 }
 
+/** A file operand that no Ruby runner can take for an option: `./` before a path that
+ * starts with `-` (rspec's option parser and rake's test loader read such an argument as
+ * an option; `rspec --dry-run` would pass a failing suite). */
+export const asFileOperand = (file: string): string => (file.startsWith('-') ? `./${file}` : file);
+
 /** The minitest plugin and load-error hook from reporters/minitest, set up through the
  * environment so the project's own command line stays untouched. */
-export function minitestReporterEnv(request: PlanRequest, reportPath: string, filter: string | null): NodeJS.ProcessEnv {
+export function minitestReporterEnv(request: PlanRequest, reportPath: string, filter: string | null,
+  files: readonly string[] = []): NodeJS.ProcessEnv {
   const lib = path.join(request.reportersDir, 'minitest');
   const rubylib = request.env.RUBYLIB ? `${lib}${path.delimiter}${request.env.RUBYLIB}` : lib;
   return rubyEnv(request.env, {
@@ -63,13 +69,14 @@ export function minitestReporterEnv(request: PlanRequest, reportPath: string, fi
     RUBYOPT: '-rrun_tests/minitest_boot',
     RUN_TESTS_MINITEST_REPORT: reportPath,
     ...(filter === null ? {} : { RUN_TESTS_MINITEST_FILTER: filter }),
+    ...(files.length === 0 ? {} : { RUN_TESTS_MINITEST_FILES: JSON.stringify(files) }),
   });
 }
 
 /** The minitest filter regexp source for a request: an anchored alternation of exact
  * `Class#name`s for reruns, else the --name filter (plain text matches as a substring). */
 export function minitestFilter(request: Pick<PlanRequest, 'name' | 'rerun'>): string | null {
-  if (request.rerun) return `\\A(?:${request.rerun.map((t) => escapeRubyRegex(t.id)).join('|')})\\z`;
+  if (request.rerun) return `\\A(?:${[...new Set(request.rerun.map((t) => escapeRubyRegex(t.id)))].join('|')})\\z`;
   if (!request.name) return null;
   if (request.name.regex) return request.name.text;
   // ActiveSupport's `test "a b"` defines `test_a_b`: a space in a plain name matches either.

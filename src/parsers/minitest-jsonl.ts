@@ -8,7 +8,9 @@ import { lineParser, parseText, type ParserFactory } from './stream.js';
 type Json = Record<string, unknown>;
 
 interface Accumulator {
-  readonly tests: Map<string, TestResult>;
+  /** Every test line is a test minitest ran and counted: two tests may share a name
+   * (minitest/spec's same-named describe blocks), and neither may hide the other. */
+  readonly tests: TestResult[];
   /** Project-relative paths by the reporter's absolute ones. */
   readonly files: Map<string, string>;
   readonly warnings: string[];
@@ -24,7 +26,7 @@ const STATUSES: ReadonlySet<string> = new Set<TestStatus>(['passed', 'failed', '
 
 export const createMinitestParser: ParserFactory = (ctx) => {
   const acc: Accumulator = {
-    tests: new Map(), files: new Map(), warnings: [], startPids: new Set(), endPids: new Set(),
+    tests: [], files: new Map(), warnings: [], startPids: new Set(), endPids: new Set(),
     ends: 0, crashes: 0, endCount: 0, testLines: 0,
   };
   return lineParser({
@@ -46,7 +48,7 @@ function finish(acc: Accumulator): ParsedReport {
   // Complete: every process that started reporting also ended, and none died at load.
   const allStartsEnded = [...acc.startPids].every((pid) => acc.endPids.has(pid));
   const complete = acc.ends > 0 && allStartsEnded && acc.crashes === 0;
-  return { tests: [...acc.tests.values()], complete, warnings: acc.warnings };
+  return { tests: acc.tests, complete, warnings: acc.warnings };
 }
 
 function handleRecord(record: Json, lineNo: number, ctx: ParseContext, acc: Accumulator): void {
@@ -66,14 +68,14 @@ function handleRecord(record: Json, lineNo: number, ctx: ParseContext, acc: Accu
         return;
       }
       acc.testLines += 1;
-      acc.tests.set(test.id, test); // a retried test keeps its last result
+      acc.tests.push(test);
       return;
     }
     case 'crash': {
       acc.crashes += 1;
       const crash = crashResult(record, ctx);
       if (typeof crash === 'string') acc.warnings.push(crash);
-      else acc.tests.set(crash.id, crash);
+      else acc.tests.push(crash);
       return;
     }
     default:

@@ -20,7 +20,7 @@ module RunTestsMinitest
       @flushed_at = now
       @expanded = Hash.new { |cache, file| cache[file] = File.expand_path(file) }
       # The JSON of a class name or file, which every test of that class or file repeats.
-      @encoded = Hash.new { |cache, text| cache[text] = text.nil? ? "null" : @json.generate(text) }
+      @encoded = Hash.new { |cache, text| cache[text] = text.nil? ? "null" : json_string(text) }
       at_exit { flush }
     end
 
@@ -66,14 +66,25 @@ module RunTestsMinitest
       time = seconds.finite? ? format("%.6f", seconds) : "null"
       line = line.nil? ? "null" : line.to_s
       appending do
-        # In the lock, as the generator's state and the cache are shared by parallel tests'
-        # threads; before the first append, as the generator raises on invalid UTF-8.
+        # In the lock, as the generator's state and the cache are shared by parallel tests' threads.
         klass = @encoded[class_name(result)]
-        name = @json.generate(result.name.to_s)
+        name = begin
+          @json.generate(result.name.to_s)
+        rescue JSON::GeneratorError, EncodingError # not valid UTF-8: scrubbed only then
+          json_string(result.name)
+        end
         where = @encoded[file]
         @pending << '{"type":"test","class":' << klass << ',"name":' << name << ',"status":"passed","time":' <<
           time << ',"file":' << where << ',"line":' << line << "}\n"
       end
+    end
+
+    # A string's JSON; one the generator refuses (invalid UTF-8) is scrubbed first. A
+    # passing test's name calls the generator itself: a method call per test costs ~3%.
+    def json_string(text)
+      @json.generate(text)
+    rescue JSON::GeneratorError, EncodingError
+      @json.generate(RunTestsMinitest.utf8(text))
     end
 
     def appending
@@ -105,7 +116,7 @@ module RunTestsMinitest
       error = failure.respond_to?(:error) ? failure.error : failure
       ffile, fline = failure_frame(error, file)
       exception, message = describe(error)
-      { "type" => "test", "class" => class_name(result), "name" => result.name.to_s,
+      { "type" => "test", "class" => RunTestsMinitest.utf8(class_name(result)), "name" => RunTestsMinitest.utf8(result.name),
         "status" => status(result), "time" => result.time.to_f.round(6), "file" => file, "line" => line,
         "failure_file" => ffile, "failure_line" => fline, "exception" => exception,
         "message" => RunTestsMinitest.bounded(message) }

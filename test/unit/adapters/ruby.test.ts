@@ -1,8 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { minitest, rakeTestGlob } from '../../../src/adapters/minitest.js';
-import { rails } from '../../../src/adapters/rails.js';
+import { rails, railsPathOperand } from '../../../src/adapters/rails.js';
 import { rspec } from '../../../src/adapters/rspec.js';
-import { escapeRubyRegex, minitestFilter, rubyEnv } from '../../../src/adapters/ruby.js';
+import { asFileOperand, escapeRubyRegex, minitestFilter, rubyEnv } from '../../../src/adapters/ruby.js';
 import type { PlanRequest } from '../../../src/adapters/types.js';
 import { factsFromFiles } from '../../../src/detect/facts.js';
 import { artifactPaths } from '../../../src/store/artifacts.js';
@@ -29,11 +29,28 @@ describe('ruby environment', () => {
   });
 });
 
+describe('file operands', () => {
+  it('never start with `-`, so no runner takes one for an option', () => {
+    expect([asFileOperand('--dry-run'), asFileOperand('-x_spec.rb'), asFileOperand('spec/-a_spec.rb')]).toEqual(['./--dry-run', './-x_spec.rb', 'spec/-a_spec.rb']);
+  });
+
+  it('reach bin/rails test as paths Rails recognizes: relative where it does, else absolute', () => {
+    expect(railsPathOperand('test/models/a_test.rb', '/p')).toBe('test/models/a_test.rb');
+    expect(railsPathOperand('test/models', '/p')).toBe('test/models');
+    expect(railsPathOperand('--dry-run_test.rb', '/p')).toBe('/p/--dry-run_test.rb');
+    expect(railsPathOperand('my-tests/a_test.rb', '/p')).toBe('/p/my-tests/a_test.rb');
+    expect(() => railsPathOperand('a_test.rb', '/my-app')).toThrow(/cannot be given the path "a_test.rb"/);
+    expect(() => railsPathOperand('test/a_test.rb:12', '/p')).toThrow(/as a file and a line/);
+  });
+});
+
 describe('minitest filter', () => {
   it('escapes names exactly and anchors the rerun alternation', () => {
     expect(escapeRubyRegex('a b (c) [d] x.y*+?{1}|^$#/\\')).toBe('a b \\(c\\) \\[d\\] x\\.y\\*\\+\\?\\{1\\}\\|\\^\\$\\#\\/\\\\');
     const rerun = [failed('FooTest#test_with [brackets] (and parens)', 'test/foo_test.rb'), failed('BarTest#test_b', 'test/bar_test.rb')];
     expect(minitestFilter({ name: null, rerun })).toBe('\\A(?:FooTest\\#test_with \\[brackets\\] \\(and parens\\)|BarTest\\#test_b)\\z');
+    // Tests that share a name (same-named describe blocks) are one alternative: it selects them all.
+    expect(minitestFilter({ name: null, rerun: [failed('d#test_0001_a', 'spec/d_spec.rb'), failed('d#test_0001_a', 'spec/d_spec.rb')] })).toBe('\\A(?:d\\#test_0001_a)\\z');
     expect(minitestFilter({ name: { text: 'log in', regex: false }, rerun: null })).toBe('log[ _]in');
     expect(minitestFilter({ name: { text: '^test_a', regex: true }, rerun: null })).toBe('^test_a');
   });
@@ -62,6 +79,24 @@ describe('minitest (rake) plan', () => {
     expect(rakeTestGlob(['test/a_test.rb'])).toBe('test/a_test.rb');
   });
 
+  it('gives TEST a file that starts with `-` as ./ (rake\'s loader passes -… to minitest as an option), and a directory as its test files', () => {
+    expect(rakeTestGlob(['--dry-run.rb'])).toBe('./--dry-run.rb');
+    const plan = minitest.plan(request({ Gemfile: '', 'test/models/a_test.rb': '' }, { files: ['test/models', '-x_test.rb'] }));
+    expect(plan.env.TEST).toBe('{test/models/**/{*_test,*_spec,test_*}.rb,./-x_test.rb}');
+  });
+
+  it('runs the Rakefile\'s test task, with its own file glob for a directory', () => {
+    const rakefile = 'Rake::TestTask.new(:spec) do |t|\n  t.pattern = "spec/**/*_spec.rb"\nend\ntask default: :spec\n';
+    const plan = minitest.plan(request({ Gemfile: '', Rakefile: rakefile, 'spec/models/a_spec.rb': '' }, { files: ['spec/models'] }));
+    expect(plan.argv.slice(2)).toEqual(['rake', 'spec']);
+    expect(plan.env.TEST).toBe('spec/models/**/*_spec.rb');
+  });
+
+  it('selects files of a Minitest::TestTask, which ignores TEST, through the plugin', () => {
+    const plan = minitest.plan(request({ Rakefile: 'Minitest::TestTask.create(:spec)\n' }, { files: ['spec/a_spec.rb', 'spec/models'] }));
+    expect([plan.argv, plan.env.TEST, plan.env.RUN_TESTS_MINITEST_FILES]).toEqual([['rake', 'spec'], undefined, '["spec/a_spec.rb","spec/models"]']);
+  });
+
   it('reruns failures through the plugin filter and their files', () => {
     const plan = minitest.plan(request({ Gemfile: '' }, { rerun: [failed('A#test_x', 'test/a_test.rb'), failed('B#test_y', 'test/b_test.rb')] }));
     expect(plan.env.RUN_TESTS_MINITEST_FILTER).toBe('\\A(?:A\\#test_x|B\\#test_y)\\z');
@@ -78,6 +113,11 @@ describe('rails plan', () => {
     const plan = rails.plan(request({ 'bin/rails': '' }, { rerun: [failed('UserTest#test_a b', 'test/models/user_test.rb')] }, ['bin/rails']));
     expect(plan.argv).toEqual(['bin/rails', 'test', 'test/models/user_test.rb', '-n', '/\\A(?:UserTest\\#test_a b)\\z/']);
     expect(plan.env.RUN_TESTS_MINITEST_FILTER).toBeUndefined();
+  });
+
+  it('gives files Rails would not read as paths absolute', () => {
+    const plan = rails.plan(request({ 'bin/rails': '' }, { files: ['--dry-run_test.rb', 'test/models'] }, ['bin/rails']));
+    expect(plan.argv).toEqual(['bin/rails', 'test', '/p/--dry-run_test.rb', 'test/models']);
   });
 
   it('uses ruby when bin/rails is not executable', () => {
@@ -101,5 +141,12 @@ describe('rspec plan', () => {
     const rerun = rspec.plan(request({ Gemfile: '' }, { rerun: [failed('./spec/a_spec.rb[1:2]', 'spec/a_spec.rb'), failed('spec/broken_spec.rb', 'spec/broken_spec.rb')] }));
     expect(rerun.argv.slice(-2)).toEqual(['./spec/a_spec.rb[1:2]', 'spec/broken_spec.rb']);
     expect(rspec.plan(request({ Gemfile: '' }, { name: { text: '^a', regex: true } })).argv.slice(-2)).toEqual(['--example-matches', '^a']);
+  });
+
+  it('gives a file that starts with `-` as ./, and a --name as the value of --example', () => {
+    const plan = rspec.plan(request({ Gemfile: '' }, { files: ['--dry-run'], name: { text: '--fail-fast', regex: false } }));
+    expect(plan.argv.slice(-3)).toEqual(['./--dry-run', '--example', '--fail-fast']);
+    const rerun = rspec.plan(request({ Gemfile: '' }, { rerun: [{ ...failed('-x_spec.rb', '-x_spec.rb'), test_name: 'load error: -x_spec.rb' }] }));
+    expect(rerun.argv.slice(-1)).toEqual(['./-x_spec.rb']);
   });
 });

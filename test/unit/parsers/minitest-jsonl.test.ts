@@ -19,7 +19,7 @@ const START = '{"type":"start","pid":1}';
 
 describe('parseMinitestJsonl on recorded real outputs', () => {
   it('has every recorded case', () => {
-    expect(cases.sort()).toEqual(['filtered', 'load-error', 'mixed', 'rails-parallel', 'truncated']);
+    expect(cases.sort()).toEqual(['filtered', 'load-error', 'mixed', 'rails-parallel', 'same-name', 'truncated']);
   });
 
   it.each(cases)('%s matches its expected report', (name) => {
@@ -50,11 +50,12 @@ describe('parseMinitestJsonl on small inputs', () => {
     expect(parseMinitestJsonl(text, root).complete).toBe(false);
   });
 
-  it('keeps the last result of a retried test', () => {
-    const text = [START, line({ status: 'failed', exception: 'Minitest::Assertion', message: 'no' }),
+  it('keeps every test line, also two tests that share a name (same-named describe blocks)', () => {
+    const text = [START, line({ status: 'failed', line: 7, failure_file: '/p/test/a_test.rb', failure_line: 8, exception: 'Minitest::Assertion', message: 'no' }),
       line({ time: 0.002 }), END.replace('"count":1', '"count":2')].join('\n');
     const report = parseMinitestJsonl(text, root);
     expect(report.tests).toEqual([
+      { id: 'ATest#test_a', name: 'ATest#test_a', file: 'test/a_test.rb', line: 8, durationMs: 1, status: 'failed', message: 'no' },
       { id: 'ATest#test_a', name: 'ATest#test_a', file: 'test/a_test.rb', line: 3, durationMs: 2, status: 'passed' },
     ]);
     expect(report.warnings).toEqual([]);
