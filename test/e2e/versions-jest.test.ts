@@ -54,6 +54,13 @@ describe.each(sets.length > 0 ? sets : ['none installed'])('jest version matrix:
       ['"after all" hook in test/hooks.test.js', 'test/hooks.test.js', 11, 'error', 'Error: after broke'],
     ]);
   });
+
+  it('is an error naming the file and test when a test calls process.exit in band, never a pass', async () => {
+    const dir = await versionFixture('jest-exit', id);
+    const { exitCode, report } = await runJson(['--cwd', dir]);
+    expect([exitCode, report.status, report.summary.passed]).toEqual([3, 'error', 1]);
+    expect(report.warnings[0]).toBe('jest stopped while running test/b_exit.test.js (during "calls process.exit") and reported no result for it: a test may have called process.exit, or the process crashed or was killed');
+  });
 });
 
 describe('a jest outside the supported majors', () => {

@@ -49,6 +49,13 @@ describe.each(sets.length > 0 ? sets : ['none installed'])('mocha version matrix
     const { exitCode, report } = await runJson(['--cwd', dir]);
     expect([exitCode, report.status, failures(report)]).toEqual([1, 'failed', [['load error: test/b_broken.spec.js', 'test/b_broken.spec.js', 1, 'error']]]);
   });
+
+  it('is an error naming the file and test when a test calls process.exit, never a pass', async () => {
+    const dir = await versionFixture('mocha-exit', id);
+    const { exitCode, report } = await runJson(['--cwd', dir]);
+    expect([exitCode, report.status, report.summary.passed]).toEqual([3, 'error', 1]);
+    expect(report.warnings[0]).toBe('mocha exited with code 1 before its run ended, in test/exit.spec.js, during "exit calls process.exit"');
+  });
 });
 
 describe('a mocha outside the supported majors', () => {

@@ -53,6 +53,14 @@ describe.each(sets.length > 0 ? sets : ['none installed'])('vitest version matri
       ['subtracts wrongly', 'test/other.test.ts', 4, 'failed', 'expected 1 to be +0 // Object.is equality'],
     ]);
   });
+
+  it('never calls a run whose worker died a pass, and names the file it died in', async () => {
+    const dir = await versionFixture('vitest-exit', id);
+    const { report } = await runJson(['--cwd', dir]);
+    // vitest 4 goes on and reports the other file; vitest 3's own CLI dies with the worker's channel.
+    expect(report.status).toBe(id === 'vitest-3' ? 'error' : 'failed');
+    expect(report.warnings).toContain('vitest stopped while running test/crash.test.js and reported no result for it: a test may have called process.exit, or the process crashed or was killed');
+  });
 });
 
 describe('a vitest outside the supported majors', () => {
