@@ -44,8 +44,8 @@ export default class RunTestsVitestReporter {
   constructor(output) {
     // Appended: a rerun may run vitest twice into one report (run-tests deletes it before a run).
     this.out = new JsonlWriter(output, 'vitest reporter');
-    /** Modules whose `file` record is written. */
-    this.ended = new Set();
+    /** Modules vitest started: one that never started may have a load error to report. */
+    this.started = new Set();
   }
 
   onInit(vitest) {
@@ -68,6 +68,7 @@ export default class RunTestsVitestReporter {
   }
 
   onTestModuleStart(module) {
+    this.started.add(module);
     this.write({ type: 'file_start', file: module.moduleId });
   }
 
@@ -91,7 +92,6 @@ export default class RunTestsVitestReporter {
   }
 
   onTestModuleEnd(module) {
-    this.ended.add(module);
     const suiteErrors = [];
     for (const suite of module.children.allSuites()) {
       const errors = suite.errors();
@@ -101,8 +101,9 @@ export default class RunTestsVitestReporter {
   }
 
   onTestRunEnd(modules, unhandledErrors, reason) {
-    // vitest 3 never starts nor ends a module that failed to load: its error is known here only.
-    for (const module of modules) if (!this.ended.has(module) && module.errors().length > 0) this.onTestModuleEnd(module);
+    // vitest 3 never starts nor ends a module that failed to load: its error is known here
+    // only. A module that started and never ended stays so: the evidence of a crash.
+    for (const module of modules) if (!this.started.has(module) && module.errors().length > 0) this.onTestModuleEnd(module);
     this.write({ type: 'end', reason, files: modules.length, unhandled_errors: unhandledErrors.map(error) });
     this.out.close();
   }
