@@ -1,8 +1,8 @@
 /* Starts the project's own jest (29 or 30) through its programmatic API (buildArgv +
- * runCLI), the way its `jest` binary would, with run-tests' reporter and selection added as options.
- * process.argv is rewritten to what the project's `jest ...` command line would show,
- * so tests that read process.argv (in band, jest runs them in this process) never see
- * run-tests' options.
+ * runCLI), the way its `jest` binary would, with run-tests' reporter and selection added
+ * as options. process.argv is rewritten to what the project's `jest ...` command line
+ * would show, so tests that read process.argv (in band, jest runs them in this process)
+ * never see run-tests' options.
  *
  * Not testLocationInResults: jest would format a source-mapped stack for every test to
  * find its definition (~0.5 ms a test, measured); failures carry their stack anyway.
