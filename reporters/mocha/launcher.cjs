@@ -88,7 +88,7 @@ async function run() {
   writer.open(own.report);
   let version = null;
   try {
-    version = fromMocha('package.json').version;
+    version = require(path.join(own.mocha, 'package.json')).version;
   } catch {
     version = null;
   }
