@@ -22,8 +22,11 @@ export async function versionFixture(fixture: string, id: string): Promise<strin
   return dir;
 }
 
-/** The installed version of a set's runner, as its package.json says. */
-export const installedVersion = (id: string, runner: string): string =>
-  (fs.readJsonSync(path.join(versionDir(id), 'node_modules', runner, 'package.json')) as { version: string }).version;
+/** A set's pinned packages, each with the version its installed package.json says. */
+export const installedPackages = (id: string): Record<string, string> =>
+  Object.fromEntries(Object.keys(RUNNER_VERSIONS[id]?.packages ?? {}).map((name) => [
+    name,
+    (fs.readJsonSync(path.join(versionDir(id), 'node_modules', name, 'package.json')) as { version: string }).version,
+  ]));
 
 export const sorted = <T>(rows: T[]): T[] => [...rows].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
