@@ -5,6 +5,7 @@
 //   node scripts/install-runner-versions.js [id...]
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import path from 'node:path';
 import { isInstalled, markInstalled, RUNNER_VERSIONS, versionDir } from './runner-versions.js';
 
 const CONCURRENCY = 2;
@@ -29,7 +30,17 @@ async function install(id) {
   markInstalled(tmp);
   fs.rmSync(dir, { recursive: true, force: true });
   fs.renameSync(tmp, dir);
+  removeOlder(id, dir);
   console.log(`runner versions: ${id} installed in ${((Date.now() - started) / 1000).toFixed(1)} s (${dir})`);
+}
+
+/** The set's installs under pins it no longer has: nothing reads them again. */
+function removeOlder(id, dir) {
+  const root = path.dirname(dir);
+  const older = new RegExp(`^${id}-[0-9a-f]{12}$`);
+  for (const name of fs.readdirSync(root)) {
+    if (older.test(name) && path.join(root, name) !== dir) fs.rmSync(path.join(root, name), { recursive: true, force: true });
+  }
 }
 
 const asked = process.argv.slice(2);

@@ -4,7 +4,7 @@ import type { ProjectFacts } from '../detect/facts.js';
 import { localPackage } from './node.js';
 
 /** The majors of each JavaScript runner that run-tests' launchers and reporters support
- * (reporters/<runner>/), each one run by the version matrix (test/e2e/versions.test.ts).
+ * (reporters/<runner>/), each one run by the version matrix (test/e2e/versions-{jest,vitest,mocha}.test.ts).
  * A runner outside them is RUNNER_UNSUPPORTED before it starts, never a missing report. */
 export const SUPPORTED_MAJORS = {
   jest: { min: 29, max: 30 },

@@ -1,8 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import fs from 'fs-extra';
 import path from 'node:path';
-import { copyFixture, failures, runJson } from './helpers.js';
 import { RUNNER_VERSIONS } from '../../scripts/runner-versions.js';
+import { copyFixture, failures, runJson } from './helpers.js';
 import { installedPackages, installedSets, sorted, versionFixture } from './runner-versions.js';
 
 /** Every vitest major of the version matrix runs the same fixtures to the same report. */
