@@ -1,8 +1,8 @@
-/* Starts the project's own jest through its programmatic API (buildArgv + runCLI), the
- * way its `jest` binary would, with run-tests' reporter and selection added as options.
- * process.argv is rewritten to what the project's `jest ...` command line would show,
- * so tests that read process.argv (in band, jest runs them in this process) never see
- * run-tests' options.
+/* Starts the project's own jest (29 or 30) through its programmatic API (buildArgv +
+ * runCLI), the way its `jest` binary would, with run-tests' reporter and selection added
+ * as options. process.argv is rewritten to what the project's `jest ...` command line
+ * would show, so tests that read process.argv (in band, jest runs them in this process)
+ * never see run-tests' options.
  *
  * Not testLocationInResults: jest would format a source-mapped stack for every test to
  * find its definition (~0.5 ms a test, measured); failures carry their stack anyway.
@@ -24,6 +24,7 @@ if (process.env.NODE_ENV == null) process.env.NODE_ENV = 'test';
 const reporter = path.join(__dirname, 'reporter.cjs');
 const requireJest = createRequire(path.join(opts.package, 'package.json'));
 const jest = requireJest(opts.package);
+const major = Number(String(requireJest(path.join(opts.package, 'package.json')).version).split('.')[0]);
 
 process.argv = [process.execPath, path.join(opts.package, 'bin', 'jest.js'), ...opts.scriptArgs];
 
@@ -39,11 +40,20 @@ async function configuredReporters(argv, projects) {
   }
 }
 
+/** jest-cli's buildArgv: jest 30 exports it; jest 29 has it in jest-cli's build/run.js,
+ * which its exports map hides from a package require (not from a path require). */
+function buildArgv() {
+  if (typeof jest.buildArgv === 'function') return jest.buildArgv;
+  const cli = path.dirname(requireJest.resolve('jest-cli/package.json'));
+  return require(path.join(cli, 'build', 'run.js')).buildArgv;
+}
+
 async function main() {
-  const argv = await jest.buildArgv(opts.scriptArgs);
+  const argv = await buildArgv()(opts.scriptArgs);
   if (opts.paths.length > 0) {
     argv._ = [];
-    argv.testPathPatterns = opts.paths.map(pathPattern);
+    // jest 30 renamed --testPathPattern (an array of regexes all the same) to --testPathPatterns.
+    argv[major >= 30 ? 'testPathPatterns' : 'testPathPattern'] = opts.paths.map(pathPattern);
   }
   if (opts.name !== null) argv.testNamePattern = opts.name;
   const projects = Array.isArray(argv.projects) && argv.projects.length > 0 ? [...argv.projects] : [process.cwd()];

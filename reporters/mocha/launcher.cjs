@@ -5,7 +5,9 @@
 // gives them. Usage (written by src/adapters/mocha.ts):
 //   node launcher.cjs <the script's mocha arguments> --run-tests --mocha <dir> --bin <path>
 //     --report <file> [--grep <regex>] [--all-specs] [files...]
+const fs = require('node:fs');
 const path = require('node:path');
+const { pathToFileURL } = require('node:url');
 const { spawn } = require('node:child_process');
 const writer = require('./report-writer.cjs');
 
@@ -32,10 +34,15 @@ const own = parseOwn(at === -1 ? [] : argv.slice(at + 1));
 const respawned = process.env[RESPAWNED] === '1';
 delete process.env[RESPAWNED];
 
-const fromMocha = (relative) => require(path.join(own.mocha, relative));
-const Mocha = fromMocha('lib/mocha.js');
-const { loadOptions } = fromMocha('lib/cli/options.js');
-const { isNodeFlag, unparseNodeFlags } = fromMocha('lib/cli/node-flags.js');
+/** A CommonJS module of mocha's by its path without extension: `lib/mocha.js` up to
+ * mocha 11, `lib/mocha.cjs` from mocha 12 (an ES module package). */
+function fromMocha(base) {
+  const cjs = path.join(own.mocha, `${base}.cjs`);
+  return require(fs.existsSync(cjs) ? cjs : path.join(own.mocha, `${base}.js`));
+}
+const Mocha = fromMocha('lib/mocha');
+const { loadOptions } = fromMocha('lib/cli/options');
+const { isNodeFlag, unparseNodeFlags } = fromMocha('lib/cli/node-flags');
 
 const options = loadOptions(userArgs);
 const nodeFlags = nodeFlagsOf(options);
@@ -53,12 +60,15 @@ if (nodeFlags.length > 0 && !respawned) {
     else process.exit(code ?? 1);
   });
 } else {
-  run();
+  run().catch((error) => {
+    console.error(error?.stack ?? error);
+    process.exit(1);
+  });
 }
 
 /** Sets an option under its name and every alias yargs gave it (undefined removes it). */
 function setOption(opts, name, value) {
-  const { aliases } = fromMocha('lib/cli/run-option-metadata.js');
+  const { aliases } = fromMocha('lib/cli/run-option-metadata');
   for (const key of [name, ...(aliases[name] ?? [])]) {
     if (value === undefined) delete opts[key];
     else opts[key] = value;
@@ -74,11 +84,11 @@ function nodeFlagsOf(opts) {
   return Object.keys(flags).length > 0 ? unparseNodeFlags(flags) : [];
 }
 
-function run() {
+async function run() {
   writer.open(own.report);
   let version = null;
   try {
-    version = fromMocha('package.json').version;
+    version = require(path.join(own.mocha, 'package.json')).version;
   } catch {
     version = null;
   }
@@ -100,7 +110,9 @@ function run() {
   }
   setOption(options, 'reporter', path.join(__dirname, 'reporter.cjs'));
   process.argv = [process.execPath, own.bin, ...userArgs];
-  fromMocha('lib/cli/cli.js').main([], options);
+  // An ES module from mocha 12, CommonJS before: import() loads either.
+  const cli = await import(pathToFileURL(path.join(own.mocha, 'lib', 'cli', 'cli.js')).href);
+  (cli.main ?? cli.default.main)([], options);
 }
 
 /** Which file is loading (so a load error names it), and where each test and hook is

@@ -4,16 +4,33 @@
  * there. Parsed by src/parsers/vitest.ts; versioned by the `start` line.
  * Errors keep their own message (vitest's JSON reporter drops "Test timed out …") and
  * their source-mapped stack frames. */
+import { fileURLToPath } from 'node:url';
 import { JsonlWriter } from '../shared/jsonl-writer.cjs';
 
 const VERSION = 1;
 
-const frames = (stacks) => (Array.isArray(stacks) ? stacks : []).map((s) => ({ file: s.file, line: s.line, column: s.column }));
+/** `at fn (/abs/file.ts:15:27)`, `at /abs/file.ts:15:27`, `at file:///abs/file.js:3:9`. */
+const FRAME = /^\s*at (?:.*? \()?((?:file:\/\/)?\/[^():]+):(\d+):(\d+)\)?$/;
+
+/** The frames of a stack vitest 3 left unparsed (it parses them for its UI only), but
+ * already source-mapped; the runner's own frames dropped, as vitest 4 drops them. */
+function framesOf(stack) {
+  const found = [];
+  for (const line of typeof stack === 'string' ? stack.split('\n') : []) {
+    const m = FRAME.exec(line);
+    if (!m || m[1].includes('/node_modules/')) continue;
+    found.push({ file: m[1].startsWith('file://') ? fileURLToPath(m[1]) : m[1], line: Number(m[2]), column: Number(m[3]) });
+  }
+  return found;
+}
+
+/** vitest 4 parses and source-maps an error's frames into `stacks`. */
+const frames = (e) => (Array.isArray(e?.stacks) ? e.stacks.map((s) => ({ file: s.file, line: s.line, column: s.column })) : framesOf(e?.stack));
 
 const error = (e) => ({
   name: typeof e?.name === 'string' ? e.name : null,
   message: String(e?.message ?? e ?? ''),
-  frames: frames(e?.stacks),
+  frames: frames(e),
 });
 
 /** Names from the outermost describe down to the test (the file is not one of them). */
@@ -27,6 +44,8 @@ export default class RunTestsVitestReporter {
   constructor(output) {
     // Appended: a rerun may run vitest twice into one report (run-tests deletes it before a run).
     this.out = new JsonlWriter(output, 'vitest reporter');
+    /** Modules vitest started: one that never started may have a load error to report. */
+    this.started = new Set();
   }
 
   onInit(vitest) {
@@ -49,6 +68,7 @@ export default class RunTestsVitestReporter {
   }
 
   onTestModuleStart(module) {
+    this.started.add(module);
     this.write({ type: 'file_start', file: module.moduleId });
   }
 
@@ -81,6 +101,9 @@ export default class RunTestsVitestReporter {
   }
 
   onTestRunEnd(modules, unhandledErrors, reason) {
+    // vitest 3 never starts nor ends a module that failed to load: its error is known here
+    // only. A module that started and never ended stays so: the evidence of a crash.
+    for (const module of modules) if (!this.started.has(module) && module.errors().length > 0) this.onTestModuleEnd(module);
     this.write({ type: 'end', reason, files: modules.length, unhandled_errors: unhandledErrors.map(error) });
     this.out.close();
   }

@@ -1,5 +1,6 @@
 import { JEST_NAME_SEPARATOR } from '../parsers/jest.js';
 import { chooseNodeRunner, launcherInvocation, NODE_INSTALL_HINT } from './node.js';
+import { supportedPackage } from './node-versions.js';
 import type { Adapter, Invocation, PlanRequest } from './types.js';
 
 export const jest: Adapter = {
@@ -16,6 +17,7 @@ export const jest: Adapter = {
   /** The project's jest from the nearest node_modules, started by reporters/jest/launch.cjs
    * with scripts.test's node flags, environment and jest arguments, plus our reporter. */
   plan(request: PlanRequest): Invocation {
+    supportedPackage(request.facts, 'jest');
     return launcherInvocation(request, { runner: 'jest', launcher: 'launch.cjs', nameSeparator: JEST_NAME_SEPARATOR, parser: 'jest' });
   },
 };

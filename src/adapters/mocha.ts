@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { FailedTestRecord } from '../core/types.js';
-import { chooseNodeRunner, localBin, localPackage, NODE_INSTALL_HINT, packageJson, testScript, type TestScript } from './node.js';
+import { chooseNodeRunner, localBin, NODE_INSTALL_HINT, packageJson, testScript, type TestScript } from './node.js';
+import { supportedPackage } from './node-versions.js';
 import type { Adapter, Invocation, PlanRequest } from './types.js';
 
 /** Escapes text for a JavaScript regular expression, matching it literally. */
@@ -32,7 +33,7 @@ export const mocha: Adapter = {
     const pkg = packageJson(facts) ?? {};
     const script = testScript(pkg);
     const own = script.runner === 'mocha';
-    const dir = localPackage(facts, 'mocha');
+    const dir = supportedPackage(facts, 'mocha');
     const bin = localBin(facts, 'mocha');
     const report = request.artifacts.file('mocha-events.jsonl');
     const launcher = path.join(request.reportersDir, 'mocha', 'launcher.cjs');

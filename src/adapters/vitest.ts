@@ -1,5 +1,6 @@
 import { VITEST_NAME_SEPARATOR } from '../parsers/vitest.js';
 import { chooseNodeRunner, launcherInvocation, NODE_INSTALL_HINT } from './node.js';
+import { supportedPackage } from './node-versions.js';
 import type { Adapter, Invocation, PlanRequest } from './types.js';
 
 export const vitest: Adapter = {
@@ -17,6 +18,7 @@ export const vitest: Adapter = {
    * reporters/vitest/launch.mjs as `vitest run` with scripts.test's node flags,
    * environment and vitest arguments, plus our reporter. */
   plan(request: PlanRequest): Invocation {
+    supportedPackage(request.facts, 'vitest');
     return launcherInvocation(request, { runner: 'vitest', launcher: 'launch.mjs', nameSeparator: VITEST_NAME_SEPARATOR, parser: 'vitest' });
   },
 };

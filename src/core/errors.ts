@@ -5,6 +5,7 @@ export type HarnessErrorCode =
   | 'USAGE'
   | 'NO_RUNNER'
   | 'RUNNER_MISSING'
+  | 'RUNNER_UNSUPPORTED'
   | 'SPAWN_FAILED'
   | 'REPORT_MISSING'
   | 'REPORT_UNPARSEABLE'

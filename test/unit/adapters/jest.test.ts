@@ -9,7 +9,7 @@ import { artifactPaths } from '../../../src/store/artifacts.js';
 const ROOT = '/p';
 const request = (files: Record<string, string>, over: Partial<PlanRequest> = {}): PlanRequest => ({
   root: ROOT,
-  facts: factsFromFiles(ROOT, { 'node_modules/jest/package.json': '{}', ...files }),
+  facts: factsFromFiles(ROOT, { 'node_modules/jest/package.json': '{"version":"30.5.2"}', ...files }),
   files: [],
   name: null,
   rerun: null,

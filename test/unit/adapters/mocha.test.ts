@@ -8,7 +8,7 @@ import type { FailedTestRecord } from '../../../src/core/types.js';
 const ROOT = '/p';
 const files = (scripts: Record<string, string>) => ({
   'package.json': JSON.stringify({ scripts, devDependencies: { mocha: '^11' } }),
-  'node_modules/mocha/package.json': '{}',
+  'node_modules/mocha/package.json': '{"version":"11.8.0"}',
   'node_modules/.bin/mocha': '',
 });
 const request = (fileMap: Record<string, string>, extra: Partial<PlanRequest> = {}): PlanRequest => ({

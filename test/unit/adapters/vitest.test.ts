@@ -8,7 +8,7 @@ import { artifactPaths } from '../../../src/store/artifacts.js';
 const ROOT = '/p';
 const request = (files: Record<string, string>, over: Partial<PlanRequest> = {}): PlanRequest => ({
   root: ROOT,
-  facts: factsFromFiles(ROOT, { 'node_modules/vitest/package.json': '{}', ...files }),
+  facts: factsFromFiles(ROOT, { 'node_modules/vitest/package.json': '{"version":"4.1.12"}', ...files }),
   files: [],
   name: null,
   rerun: null,
