@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import fs from 'fs-extra';
 import path from 'node:path';
+import type { RunReport } from '../../src/core/report.js';
 import { copyFixture, failures, REPO, runJson } from './helpers.js';
 
 /** A temp copy of a fixture whose node_modules is run-tests' own (jest, vitest and mocha
@@ -28,5 +29,48 @@ describe('mocha reporting one test twice', () => {
     ]);
     const rerun = await runJson(['--cwd', dir, '--failed-only']);
     expect([rerun.exitCode, rerun.report.rerun, rerun.report.summary]).toEqual([1, { selected: 2, not_run: [] }, { run: 2, passed: 0, failures: 1, errors: 1, skips: 0 }]);
+  });
+});
+
+/** The operands of every test below, by runner: a file named as an option of the runner (or
+ * of run-tests' launcher), in the root of its package. */
+const DASH_FILES = ['packages/node/--test-only.test.js', 'packages/mocha/--grep', 'packages/jest/--dry-run.test.js', 'packages/vitest/-x.test.js'];
+const byProject = (dir: string, report: RunReport) => report.projects.map((p) => [path.relative(dir, p.project_root), p.framework, p.status, p.summary.run, p.summary.passed]);
+
+describe('operands of the JavaScript runners', () => {
+  it('gives a file whose name looks like an option to node --test, mocha, jest and vitest as a file', async () => {
+    const dir = await withRunners('js-operands');
+    const { exitCode, report } = await runJson(['--cwd', dir, ...DASH_FILES]);
+    expect([exitCode, report.status, report.framework]).toEqual([1, 'failed', 'node-test+mocha+jest+vitest']);
+    expect(byProject(dir, report)).toEqual([
+      ['packages/node', 'node-test', 'failed', 2, 1],
+      ['packages/mocha', 'mocha', 'failed', 2, 1],
+      ['packages/jest', 'jest', 'failed', 2, 1],
+      ['packages/vitest', 'vitest', 'failed', 2, 1],
+    ]);
+    expect(failures(report)).toEqual([
+      ['other fails', 'packages/node/--test-only.test.js', 7, 'failed'],
+      ['dash other fails', 'packages/mocha/--grep', 7, 'failed'],
+      ['other fails', 'packages/jest/--dry-run.test.js', 4, 'failed'],
+      ['other fails', 'packages/vitest/-x.test.js', 6, 'failed'],
+    ]);
+    expect(report.projects.map((p) => p.command?.split(' ').at(-1))).toEqual(['./--test-only.test.js', './--grep', '--', 'run']);
+  });
+
+  it('keeps a --name that starts with a dash a name filter', async () => {
+    const dir = await withRunners('js-operands');
+    const { exitCode, report } = await runJson(['--cwd', dir, '--name=-x', ...DASH_FILES]);
+    expect([exitCode, report.status, report.summary]).toEqual([0, 'passed', { run: 4, passed: 4, failures: 0, errors: 0, skips: 0 }]);
+    expect(byProject(dir, report).map((p) => p[3])).toEqual([1, 1, 1, 1]);
+  });
+
+  it('runs every test file below a directory, at any depth, and nothing else there', async () => {
+    const dir = await withRunners('js-operands');
+    const { exitCode, report } = await runJson(['--cwd', dir, ...['node', 'mocha', 'jest', 'vitest'].map((p) => `packages/${p}/tests`)]);
+    // packages/node/tests/deep/helper.js throws if node ever loads it.
+    expect([exitCode, report.status, report.summary]).toEqual([0, 'passed', { run: 4, passed: 4, failures: 0, errors: 0, skips: 0 }]);
+    expect(byProject(dir, report).map((p) => [p[0], p[3]])).toEqual([['packages/node', 1], ['packages/mocha', 1], ['packages/jest', 1], ['packages/vitest', 1]]);
+    expect(report.projects[0]?.command).toMatch(/ \.\/tests\/deep\/deeper\/deep\.test\.js$/);
+    expect(report.projects[1]?.command).toMatch(/ \.\/tests\/deep\/deeper\/deep\.spec\.js$/);
   });
 });
