@@ -220,3 +220,19 @@ export function shellWords(line: string): string[] | null {
   return words;
 }
 
+/** Whether a script runs the `test` script of every npm workspace instead of tests of
+ * its own: a command `npm test --workspaces` (`-ws`, `npm run test --workspaces`, with
+ * `--if-present`), and no command that runs a runner. The command, or null. */
+export function workspacesTestCommand(pkg: ScriptsHolder): string | null {
+  const script = pkg.scripts?.test;
+  const commands = script === undefined ? null : commandChain(script);
+  if (commands === null || testScript(pkg).runner !== null) return null;
+  const delegates = (words: readonly string[]): boolean => {
+    const [command, ...args] = words;
+    if (command !== 'npm' || !args.some((w) => w === '--workspaces' || w === '-ws')) return false;
+    const rest = args.filter((w) => w !== '--workspaces' && w !== '-ws' && !QUIET_FLAGS.has(w));
+    return scriptCalled('npm', rest)?.name === 'test';
+  };
+  const found = commands.find(delegates);
+  return found === undefined ? null : found.join(' ');
+}

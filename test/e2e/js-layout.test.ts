@@ -74,3 +74,42 @@ describe('operands of the JavaScript runners', () => {
     expect(report.projects[1]?.command).toMatch(/ \.\/tests\/deep\/deeper\/deep\.spec\.js$/);
   });
 });
+
+describe('an npm workspaces root whose npm test runs its workspaces', () => {
+  it("runs each workspace's tests with the runner its scripts reach, and merges the reports", async () => {
+    const dir = await withRunners('js-workspace-tests');
+    const { exitCode, report } = await runJson(['--cwd', dir]);
+    expect([exitCode, report.status, report.framework, report.project_root]).toEqual([1, 'failed', 'mocha+node-test', dir]);
+    expect(report.reason).toBe('scripts.test runs the tests of its workspaces ("npm test --workspaces --if-present"): each ran in its own directory (packages/x, packages/y); without scripts.test, not run: packages/z');
+    expect(byProject(dir, report)).toEqual([['packages/x', 'mocha', 'failed', 3, 2], ['packages/y', 'node-test', 'failed', 2, 1]]);
+    expect(report.summary).toEqual({ run: 5, passed: 3, failures: 2, errors: 0, skips: 0 });
+    expect(failures(report)).toEqual([
+      ['math subtracts wrongly', 'packages/x/tests/lib/math.test.js', 9, 'failed'],
+      ['y fails', 'packages/y/tests/y.test.js', 7, 'failed'],
+    ]);
+    // packages/x: `npm run test:types && npm run test:unit`, mocha hoisted to the root, the glob kept.
+    expect(report.projects[0]?.reason).toBe('scripts.test runs mocha; scripts.test ("npm run test:types && npm run test:unit") runs mocha through scripts["test:unit"]; run-tests runs only that command, with its arguments: the rest is not run');
+    expect(report.projects[0]?.command).toContain(`launcher.cjs 'tests/**/*.test.{js,cjs}' --run-tests --mocha ${dir}/node_modules/mocha`);
+    // packages/y: `node --test && npm run check:types`, its tests under tests/.
+    expect(report.projects[1]?.reason).toBe('scripts.test runs node --test; scripts.test ("node --test && npm run check:types") runs node --test; run-tests runs only that command, with its arguments: the rest is not run');
+    const rerun = await runJson(['--cwd', dir, '--failed-only']);
+    expect([rerun.exitCode, rerun.report.rerun, rerun.report.summary]).toEqual([1, { selected: 2, not_run: [] }, { run: 2, passed: 0, failures: 2, errors: 0, skips: 0 }]);
+  });
+
+  it("keeps a workspace's spec glob with --runner, and runs the spec's files below a directory", async () => {
+    const dir = await withRunners('js-workspace-tests');
+    const forced = await runJson(['--cwd', path.join(dir, 'packages/x'), '--runner', 'mocha']);
+    expect([forced.exitCode, forced.report.summary.run, forced.report.command]).toEqual([1, 3, expect.stringContaining(" 'tests/**/*.test.{js,cjs}' --run-tests ")]);
+    // tests/lib/data.js throws if mocha loads it: the spec says it is no test file.
+    const { exitCode, report } = await runJson(['--cwd', dir, 'packages/x/tests']);
+    expect([exitCode, report.framework, report.project_root, report.summary]).toEqual([1, 'mocha', path.join(dir, 'packages/x'), { run: 3, passed: 2, failures: 1, errors: 0, skips: 0 }]);
+    expect(report.command).toMatch(/ \.\/tests\/lib\/math\.test\.js \.\/tests\/top\.test\.cjs$/);
+  });
+
+  it('says what it saw in a package where no runner applies', async () => {
+    const dir = await withRunners('js-workspace-tests');
+    const { exitCode, report } = await runJson(['--cwd', path.join(dir, 'packages/z')]);
+    expect([exitCode, report.status, report.error?.code]).toEqual([3, 'error', 'NO_RUNNER']);
+    expect(report.error?.message).toMatch(/\. Saw: package\.json has no scripts\.test; no vitest, jest or mocha in its dependencies, no config file of theirs, and no node --test files in \., test\/, tests\/, __tests__\/$/);
+  });
+});
