@@ -2,7 +2,8 @@ import { describe, expect, it } from '@jest/globals';
 import fs from 'fs-extra';
 import path from 'node:path';
 import type { RunReport } from '../../src/core/report.js';
-import { copyFixture, failures, REPO, runJson } from './helpers.js';
+import type { DetectionReport } from '../../src/cli/detect-command.js';
+import { copyFixture, failures, REPO, runCli, runJson } from './helpers.js';
 
 /** A temp copy of a fixture whose node_modules is run-tests' own (jest, vitest and mocha
  * are its devDependencies), at the fixture's root as a workspace hoists it. */
@@ -111,5 +112,21 @@ describe('an npm workspaces root whose npm test runs its workspaces', () => {
     const { exitCode, report } = await runJson(['--cwd', path.join(dir, 'packages/z')]);
     expect([exitCode, report.status, report.error?.code]).toEqual([3, 'error', 'NO_RUNNER']);
     expect(report.error?.message).toMatch(/\. Saw: package\.json has no scripts\.test; no vitest, jest or mocha in its dependencies, no config file of theirs, and no node --test files in \., test\/, tests\/, __tests__\/$/);
+  });
+});
+
+describe('run-tests detect at an npm workspaces root whose npm test runs its workspaces', () => {
+  it('says what runs in each workspace, and why', async () => {
+    const dir = await withRunners('js-workspace-tests');
+    const { exitCode, stdout } = await runCli(['detect', '--json', '--cwd', dir]);
+    const report = JSON.parse(stdout) as DetectionReport;
+    expect([exitCode, report.framework, report.argv, report.project_root]).toEqual([0, 'mocha+node-test', [], dir]);
+    expect(report.reason).toMatch(/^scripts\.test runs the tests of its workspaces \("npm test --workspaces --if-present"\)/);
+    expect(report.projects?.map((p) => [path.relative(dir, p.project_root), p.framework, p.argv.at(-1)])).toEqual([
+      ['packages/x', 'mocha', `${dir}/packages/x/.run-tests/mocha-events.jsonl`],
+      ['packages/y', 'node-test', `--test-reporter-destination=${dir}/packages/y/.run-tests/node-test-events.jsonl`],
+    ]);
+    expect(report.projects?.[0]?.argv).toContain('tests/**/*.test.{js,cjs}');
+    expect(report.projects?.[0]?.reason).toMatch(/^scripts\.test runs mocha; .* the rest is not run$/);
   });
 });
