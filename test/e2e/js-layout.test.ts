@@ -130,3 +130,14 @@ describe('run-tests detect at an npm workspaces root whose npm test runs its wor
     expect(report.projects?.[0]?.reason).toMatch(/^scripts\.test runs mocha; .* the rest is not run$/);
   });
 });
+
+describe('node --test files outside test/', () => {
+  it('finds them in tests/ and __tests__/ without a runner in package.json, and runs them', async () => {
+    const dir = await copyFixture('node-test-dirs');
+    const { exitCode, report } = await runJson(['--cwd', dir]);
+    expect([exitCode, report.status, report.framework]).toEqual([1, 'failed', 'node-test']);
+    expect(report.reason).toBe("no runner in package.json; test files found (tests/unit/b.test.mjs, __tests__/a.test.js): node --test; package.json has no scripts.test; run-tests runs node --test on node's default test files");
+    expect(report.summary).toEqual({ run: 3, passed: 2, failures: 1, errors: 0, skips: 0 });
+    expect(failures(report)).toEqual([['a in __tests__ fails', '__tests__/a.test.js', 7, 'failed']]);
+  });
+});
