@@ -48,30 +48,31 @@ export function testScript(pkg: ScriptsHolder): TestScript {
     const what = commands.length === 1 ? `runs ${JSON.stringify(first)}, not a runner run-tests knows` : `(${JSON.stringify(script)}) runs no runner run-tests knows in any of its commands`;
     return { ...NONE, note: `scripts.test ${what}; it runs the detected runner directly` };
   }
-  const { result, trail, count } = found;
-  if (count === 1 && trail.length === 1) return result;
+  const { result, trail, alone } = found;
+  if (alone && trail.length === 1) return result;
   const via = trail.length > 1 ? ` through ${trail.slice(1).map((s) => `scripts[${JSON.stringify(s)}]`).join(' -> ')}` : '';
-  return { ...result, note: `scripts.test (${JSON.stringify(script)}) runs ${runnerLabel(result.runner as NodeRunnerId)}${via}; run-tests runs only that command, with its arguments: the rest is not run` };
+  const rest = alone ? 'it directly, with its arguments' : 'only that command, with its arguments: the rest is not run';
+  return { ...result, note: `scripts.test (${JSON.stringify(script)}) runs ${runnerLabel(result.runner as NodeRunnerId)}${via}; run-tests runs ${rest}` };
 }
 
 interface Found {
   readonly result: TestScript;
   /** The scripts followed, from `test` to the one that runs the runner. */
   readonly trail: readonly string[];
-  /** How many commands the outermost chain has. */
-  readonly count: number;
+  /** Whether it is the only command of every script on the way (nothing else is skipped). */
+  readonly alone: boolean;
 }
 
 /** The first command of a chain that runs a runner, itself or through `npm run`. */
 function findRunner(pkg: ScriptsHolder, commands: readonly (readonly string[])[], trail: readonly string[]): Found | null {
   for (const words of commands) {
     const result = readCommand(pkg, words, trail);
-    if (result !== null) return { ...result, count: commands.length };
+    if (result !== null) return { ...result, alone: result.alone && commands.length === 1 };
   }
   return null;
 }
 
-function readCommand(pkg: ScriptsHolder, words: readonly string[], trail: readonly string[]): Omit<Found, 'count'> | null {
+function readCommand(pkg: ScriptsHolder, words: readonly string[], trail: readonly string[]): Found | null {
   const env: Record<string, string> = {};
   let i = 0;
   for (; i < words.length; i += 1) {
@@ -84,10 +85,10 @@ function readCommand(pkg: ScriptsHolder, words: readonly string[], trail: readon
   const rest = words.slice(i + 1);
   if (command === 'node') {
     const result = nodeCommand(rest, env);
-    return result === null ? null : { result, trail };
+    return result === null ? null : { result, trail, alone: true };
   }
   const runner = runnerOf(command);
-  if (runner) return { result: { runner, env, nodeArgs: [], args: rest, note: null }, trail };
+  if (runner) return { result: { runner, env, nodeArgs: [], args: rest, note: null }, trail, alone: true };
   const called = scriptCalled(command, rest);
   if (called === null || trail.includes(called.name) || trail.length > MAX_DEPTH) return null;
   const line = pkg.scripts?.[called.name];
@@ -96,7 +97,7 @@ function readCommand(pkg: ScriptsHolder, words: readonly string[], trail: readon
   const found = findRunner(pkg, chain, [...trail, called.name]);
   if (found === null) return null;
   const { result } = found;
-  return { result: { ...result, env: { ...env, ...result.env }, args: [...result.args, ...called.extra] }, trail: found.trail };
+  return { ...found, result: { ...result, env: { ...env, ...result.env }, args: [...result.args, ...called.extra] } };
 }
 
 function nodeCommand(words: readonly string[], env: Record<string, string>): TestScript | null {

@@ -65,7 +65,8 @@ describe('testScript', () => {
       runner: 'mocha', env: { TZ: 'UTC' }, nodeArgs: [], args: ['tests/**/*.test.{js,cjs}'],
       note: 'scripts.test ("npm run test:types && npm run test:unit") runs mocha through scripts["test:unit"]; run-tests runs only that command, with its arguments: the rest is not run',
     });
-    expect(testScript({ scripts: { test: 'yarn unit -- --ci', unit: 'jest' } })).toMatchObject({ runner: 'jest', args: ['--ci'] });
+    expect(testScript({ scripts: { test: 'yarn unit -- --ci', unit: 'jest' } }))
+      .toMatchObject({ runner: 'jest', args: ['--ci'], note: 'scripts.test ("yarn unit -- --ci") runs jest through scripts["unit"]; run-tests runs it directly, with its arguments' });
     // A loop, a flag that changes what npm runs, and quoted shell syntax.
     expect(testScript({ scripts: { test: 'npm run a', a: 'npm run test' } }).runner).toBeNull();
     expect(testScript({ scripts: { test: 'npm test --workspaces', a: 'jest' } }).runner).toBeNull();
