@@ -33,6 +33,7 @@ record mixed mocha-mixed
 record load-error mocha-load-error
 record exit mocha-exit
 record parallel mocha-parallel
+record done-twice mocha-done-twice
 record filtered mocha-mixed --grep '^(?:math adds wrongly|math works with \[brackets\] \(and parens\))$' spec/math.spec.js
 
 # A run killed mid-write: the mixed report without its end line, cut inside the last test line.

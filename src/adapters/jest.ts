@@ -1,5 +1,5 @@
 import { JEST_NAME_SEPARATOR } from '../parsers/jest.js';
-import { chooseNodeRunner, launcherInvocation, NODE_INSTALL_HINT } from './node.js';
+import { chooseNodeRunner, launcherInvocation, NODE_INSTALL_HINT, nodeDetectionMiss } from './node.js';
 import { supportedPackage } from './node-versions.js';
 import type { Adapter, Invocation, PlanRequest } from './types.js';
 
@@ -13,6 +13,8 @@ export const jest: Adapter = {
     const choice = chooseNodeRunner(facts);
     return choice?.id === 'jest' ? `${choice.reason}: the project's own jest, through run-tests' launcher` : null;
   },
+
+  unmatched: nodeDetectionMiss,
 
   /** The project's jest from the nearest node_modules, started by reporters/jest/launch.cjs
    * with scripts.test's node flags, environment and jest arguments, plus our reporter. */

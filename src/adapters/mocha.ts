@@ -1,6 +1,8 @@
 import path from 'node:path';
 import type { FailedTestRecord } from '../core/types.js';
-import { chooseNodeRunner, localBin, NODE_INSTALL_HINT, packageJson, testScript, type TestScript } from './node.js';
+import { mochaTestFile } from './mocha-spec.js';
+import { expandDirectories, fileOperand } from './node-files.js';
+import { chooseNodeRunner, localBin, NODE_INSTALL_HINT, nodeDetectionMiss, packageJson, testScript, type TestScript } from './node.js';
 import { supportedPackage } from './node-versions.js';
 import type { Adapter, Invocation, PlanRequest } from './types.js';
 
@@ -24,6 +26,8 @@ export const mocha: Adapter = {
     return choice?.id === 'mocha' ? choice.reason : null;
   },
 
+  unmatched: nodeDetectionMiss,
+
   /** mocha runs through reporters/mocha/launcher.cjs: it loads the project's own mocha
    * and runs its CLI with the script's arguments and our reporter, so the tests'
    * process.argv holds only the script's arguments. What run-tests adds comes after
@@ -41,9 +45,10 @@ export const mocha: Adapter = {
       'node', ...(own ? script.nodeArgs : []), launcher, ...(own ? script.args : []),
       '--run-tests', '--mocha', dir, '--bin', bin, '--report', report,
       ...(selection.grep === null ? [] : ['--grep', selection.grep]),
-      ...selection.files,
+      ...selection.files.map(fileOperand),
     ];
-    const [first, ...then] = request.rerun ? rerunSelections(request.rerun) : [{ files: request.files, grep: nameGrep(request) }];
+    const files = expandDirectories(facts, request.files, mochaTestFile(facts, own ? script.args : []));
+    const [first, ...then] = request.rerun ? rerunSelections(request.rerun) : [{ files, grep: nameGrep(request) }];
     return {
       argv: command(first ?? { files: [], grep: null }),
       ...(then.length > 0 ? { thenArgv: then.map(command) } : {}),

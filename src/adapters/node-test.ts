@@ -3,7 +3,8 @@ import { pathToFileURL } from 'node:url';
 import type { FailedTestRecord } from '../core/types.js';
 import { parseNodeTestId } from '../parsers/node-test-id.js';
 import { escapeRegex } from './mocha.js';
-import { chooseNodeRunner, packageJson, testScript, type TestScript } from './node.js';
+import { expandDirectories, fileOperand, isNodeTestFile } from './node-files.js';
+import { chooseNodeRunner, nodeDetectionMiss, packageJson, testScript, type TestScript } from './node.js';
 import type { Adapter, Invocation, PlanRequest } from './types.js';
 
 /** What one `node --test` runs: files (none = the script's paths, or node's discovery)
@@ -18,13 +19,15 @@ const REPORTER_FLAGS = ['--test-reporter', '--test-reporter-destination'] as con
 export const nodeTest: Adapter = {
   id: 'node-test',
   markers: ['package.json'],
-  lookingFor: 'scripts.test running node --test, or test files without another runner (node --test)',
+  lookingFor: 'scripts.test running node --test, or node --test files in ., test/, tests/ or __tests__/ (node --test)',
   installHint: 'install Node.js 20 or later',
 
   detect(facts) {
     const choice = chooseNodeRunner(facts);
     return choice?.id === 'node-test' ? choice.reason : null;
   },
+
+  unmatched: nodeDetectionMiss,
 
   /** The same node that runs run-tests. Our reporter runs in node's parent process and
    * the spec reporter writes the log; node gives neither flag to the test files'
@@ -42,9 +45,12 @@ export const nodeTest: Adapter = {
       process.execPath, ...flags, '--test',
       ...logReporters.flat(), `--test-reporter=${reporter}`, `--test-reporter-destination=${report}`,
       ...(selection.pattern === null ? (selecting ? [] : patterns) : [`--test-name-pattern=${selection.pattern}`]),
-      ...(selection.files.length > 0 ? selection.files : own ? script.args : []),
+      ...(selection.files.length > 0 ? selection.files.map(fileOperand) : own ? script.args : []),
     ];
-    const [first, ...then] = request.rerun ? rerunSelections(request.rerun) : [{ files: request.files, pattern: namePattern(request) }];
+    // node 20 searches a directory itself, later versions take globs instead: run-tests
+    // lists the test files below it, as node 20 would.
+    const files = expandDirectories(request.facts, request.files, isNodeTestFile);
+    const [first, ...then] = request.rerun ? rerunSelections(request.rerun) : [{ files, pattern: namePattern(request) }];
     const env = { ...request.env, ...(own ? script.env : {}) };
     // Set inside node's own test processes; inherited, it would make node a child reporter.
     delete env.NODE_TEST_CONTEXT;

@@ -2,7 +2,11 @@ import path from 'node:path';
 import { HarnessError } from '../core/errors.js';
 import type { FailedTestRecord } from '../core/types.js';
 import type { ProjectFacts } from '../detect/facts.js';
+import { filesBelow, isNodeTestFile } from './node-files.js';
+import { commandChain, runnerLabel, testScript, type NodeRunnerId } from './node-script.js';
 import type { Invocation, PlanRequest } from './types.js';
+
+export { shellWords, testScript, type NodeRunnerId, type TestScript } from './node-script.js';
 
 /** Knowledge shared by the JavaScript runners: package.json, which runner a project
  * uses, what its `scripts.test` says, and where the project's local runner lives. */
@@ -26,20 +30,19 @@ export function packageJson(facts: ProjectFacts): PackageJson | null {
   }
 }
 
-export type NodeRunnerId = 'vitest' | 'jest' | 'mocha' | 'node-test';
-
 const BY_DEPENDENCY = ['vitest', 'jest', 'mocha'] as const;
 const CONFIG_FILES: Readonly<Record<(typeof BY_DEPENDENCY)[number], RegExp>> = {
   vitest: /^vitest\.config\.[cm]?[jt]s$/,
   jest: /^jest\.config\.(?:[cm]?[jt]s|json)$/,
   mocha: /^\.mocharc\.(?:[cm]?js|jsonc?|ya?ml)$/,
 };
-/** node --test's default file patterns, as far as detection needs them. */
-const NODE_TEST_FILE = /^(?:.*[.\-_])?test\.[cm]?js$|^test-.*\.[cm]?js$/;
+/** Where detection looks for node --test's files without a runner in package.json:
+ * the project's top directory, and the directories tests usually live in. */
+const TEST_DIRS = ['test', 'tests', '__tests__'] as const;
 
 /** Which JavaScript runner the project uses, in the documented order: a dependency
  * (vitest, jest, mocha), a config file, what scripts.test runs, else node --test when
- * scripts.test says so or test files exist. */
+ * test files exist. */
 export function chooseNodeRunner(facts: ProjectFacts): { id: NodeRunnerId; reason: string } | null {
   const pkg = packageJson(facts);
   if (pkg === null) return null;
@@ -54,108 +57,29 @@ export function chooseNodeRunner(facts: ProjectFacts): { id: NodeRunnerId; reaso
   }
   if (pkg.jest !== undefined) return { id: 'jest', reason: 'package.json has a "jest" section' };
   const script = testScript(pkg);
-  if (script.runner) return { id: script.runner, reason: `scripts.test runs ${script.runner === 'node-test' ? 'node --test' : script.runner}` };
-  const testFiles = files.filter((f) => NODE_TEST_FILE.test(f));
-  const testDir = facts.list('test').filter((f) => /\.[cm]?js$/.test(f));
-  if (testFiles.length > 0 || testDir.length > 0) {
-    return { id: 'node-test', reason: `no runner in package.json; test files found (${[...testFiles, ...testDir.map((f) => `test/${f}`)].slice(0, 3).join(', ')}): node --test` };
-  }
+  if (script.runner) return { id: script.runner, reason: `scripts.test runs ${runnerLabel(script.runner)}` };
+  const found = nodeTestFiles(facts);
+  if (found.length > 0) return { id: 'node-test', reason: `no runner in package.json; test files found (${found.join(', ')}): node --test` };
   return null;
 }
 
-/** What a project's `scripts.test` says about running its tests. */
-export interface TestScript {
-  /** The runner it invokes directly, or null. */
-  readonly runner: NodeRunnerId | null;
-  /** `VAR=value` (and cross-env) assignments before the runner. */
-  readonly env: Readonly<Record<string, string>>;
-  /** Node's own flags when it runs the runner through `node [flags] path/to/runner`. */
-  readonly nodeArgs: readonly string[];
-  /** The runner's arguments from the script (after `node --test`, its arguments). */
-  readonly args: readonly string[];
-  /** Why the script was not used as it stands, for the report's reason. */
-  readonly note: string | null;
+/** A few of the files node --test would run, from where detection looks. */
+function nodeTestFiles(facts: ProjectFacts): string[] {
+  const top = facts.list('.').filter((f) => !facts.isDirectory(f) && isNodeTestFile(f));
+  return [...top, ...TEST_DIRS.flatMap((dir) => filesBelow(facts, dir, isNodeTestFile, 3))].slice(0, 3);
 }
 
-const NONE: TestScript = { runner: null, env: {}, nodeArgs: [], args: [], note: null };
-const SHELL_SYNTAX = /&&|\|\||[;|<>`]|\$\(|\$\{|\n/;
-const ASSIGNMENT = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s;
-const WRAPPERS = new Set(['cross-env', 'npx', 'dotenv']);
-const RUNNER_BINARIES: readonly [RegExp, Exclude<NodeRunnerId, 'node-test'>][] = [
-  [/(?:^|\/)vitest(?:\.m?js)?$/, 'vitest'],
-  [/(?:^|\/)jest(?:\.js)?$|(?:^|\/)jest-cli\/bin\/jest\.js$/, 'jest'],
-  [/(?:^|\/)_?mocha(?:\.js)?$/, 'mocha'],
-];
-
-export function testScript(pkg: PackageJson): TestScript {
+/** What detection saw in a package.json project where no JavaScript runner applies,
+ * for the NO_RUNNER message: the script it read and where it looked for files. */
+export function nodeDetectionMiss(facts: ProjectFacts): string | null {
+  const pkg = packageJson(facts);
+  if (pkg === null) return facts.exists('package.json') ? 'package.json is not a JSON object' : null;
   const script = pkg.scripts?.test;
-  if (script === undefined || script.trim() === '') return NONE;
-  if (SHELL_SYNTAX.test(script)) {
-    return { ...NONE, note: `scripts.test is a shell command line (${JSON.stringify(script)}); run-tests runs the runner directly instead` };
-  }
-  const words = shellWords(script);
-  if (words === null) return { ...NONE, note: `scripts.test could not be read as words (${JSON.stringify(script)})` };
-  const env: Record<string, string> = {};
-  let i = 0;
-  for (; i < words.length; i += 1) {
-    const word = words[i] ?? '';
-    const assignment = ASSIGNMENT.exec(word);
-    if (assignment) env[assignment[1] ?? ''] = assignment[2] ?? '';
-    else if (!WRAPPERS.has(word)) break;
-  }
-  const command = words[i] ?? '';
-  const rest = words.slice(i + 1);
-  if (command === 'node') return nodeCommand(rest, env, script);
-  const runner = runnerOf(command);
-  if (runner) return { runner, env, nodeArgs: [], args: rest, note: null };
-  return { ...NONE, note: `scripts.test runs ${JSON.stringify(command)}, not a runner run-tests knows; it runs the detected runner directly` };
-}
-
-function nodeCommand(words: readonly string[], env: Record<string, string>, script: string): TestScript {
-  const test = words.indexOf('--test');
-  const firstPath = words.findIndex((w) => !w.startsWith('-'));
-  if (test !== -1 && (firstPath === -1 || test < firstPath)) {
-    return { runner: 'node-test', env, nodeArgs: words.filter((w, k) => k !== test && k < (firstPath === -1 ? words.length : firstPath)), args: firstPath === -1 ? [] : words.slice(firstPath), note: null };
-  }
-  const runner = firstPath === -1 ? null : runnerOf(words[firstPath] ?? '');
-  if (runner) return { runner, env, nodeArgs: words.slice(0, firstPath), args: words.slice(firstPath + 1), note: null };
-  return { ...NONE, note: `scripts.test runs node on something other than a known runner (${JSON.stringify(script)})` };
-}
-
-function runnerOf(command: string): Exclude<NodeRunnerId, 'node-test'> | null {
-  return RUNNER_BINARIES.find(([pattern]) => pattern.test(command))?.[1] ?? null;
-}
-
-/** Splits a command line into words the way a POSIX shell would for plain words and
- * quotes, without expanding anything; null on an unterminated quote. */
-export function shellWords(line: string): string[] | null {
-  const words: string[] = [];
-  let word: string | null = null;
-  let quote: '"' | "'" | null = null;
-  for (let i = 0; i < line.length; i += 1) {
-    const c = line[i] ?? '';
-    if (quote === "'") {
-      if (c === "'") quote = null;
-      else word = `${word ?? ''}${c}`;
-    } else if (quote === '"') {
-      if (c === '"') quote = null;
-      else if (c === '\\' && '"\\$`'.includes(line[i + 1] ?? 'x')) word = `${word ?? ''}${line[++i] ?? ''}`;
-      else word = `${word ?? ''}${c}`;
-    } else if (c === "'" || c === '"') {
-      quote = c;
-      word ??= '';
-    } else if (c === '\\' && i + 1 < line.length) {
-      word = `${word ?? ''}${line[++i] ?? ''}`;
-    } else if (/\s/.test(c)) {
-      if (word !== null) words.push(word);
-      word = null;
-    } else {
-      word = (word ?? '') + c;
-    }
-  }
-  if (quote !== null) return null;
-  if (word !== null) words.push(word);
-  return words;
+  const read = script === undefined ? null : commandChain(script);
+  const said = script === undefined ? 'package.json has no scripts.test'
+    : read === null ? `scripts.test (${JSON.stringify(script)}) is a shell command line run-tests does not read`
+      : `scripts.test (${JSON.stringify(script)}) runs no runner run-tests knows`;
+  return `${said}; no vitest, jest or mocha in its dependencies, no config file of theirs, and no node --test files in ${['.', ...TEST_DIRS.map((d) => `${d}/`)].join(', ')}`;
 }
 
 /** The project's own runner executable from the nearest node_modules/.bin at or above
@@ -205,7 +129,8 @@ export function launcherInvocation(request: PlanRequest, spec: LauncherSpec): In
   const command = ({ files, name }: Selection): string[] => [
     'node', ...(own ? script.nodeArgs : []), launcher,
     '--package', dir, '--report', report,
-    ...files.flatMap((f) => ['--path', path.join(request.root, f)]),
+    // A directory ends in `/`: vitest takes a path as a prefix, and `tests` would also select `tests2/`.
+    ...files.flatMap((f) => ['--path', `${path.join(request.root, f)}${facts.isDirectory(f) ? '/' : ''}`]),
     ...(name === null ? [] : ['--name', name]),
     '--', ...(own ? script.args : []),
   ];

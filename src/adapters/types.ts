@@ -69,6 +69,9 @@ export interface Adapter {
   readonly markers: readonly string[];
   /** What detection looks for, for the "no runner" message. */
   readonly lookingFor: string;
+  /** What detection saw in this project instead, for the "no runner" message (e.g. a
+   * scripts.test that runs no runner it knows); null when it has nothing to add. */
+  unmatched?(facts: ProjectFacts): string | null;
   /** What to install when the runner's executable is missing. */
   readonly installHint: string;
   /** Pure: a human-readable reason when this runner applies, else null. */

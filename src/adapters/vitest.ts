@@ -1,5 +1,5 @@
 import { VITEST_NAME_SEPARATOR } from '../parsers/vitest.js';
-import { chooseNodeRunner, launcherInvocation, NODE_INSTALL_HINT } from './node.js';
+import { chooseNodeRunner, launcherInvocation, NODE_INSTALL_HINT, nodeDetectionMiss } from './node.js';
 import { supportedPackage } from './node-versions.js';
 import type { Adapter, Invocation, PlanRequest } from './types.js';
 
@@ -13,6 +13,8 @@ export const vitest: Adapter = {
     const choice = chooseNodeRunner(facts);
     return choice?.id === 'vitest' ? `${choice.reason}: the project's own vitest (\`vitest run\`), through run-tests' launcher` : null;
   },
+
+  unmatched: nodeDetectionMiss,
 
   /** The project's vitest from the nearest node_modules, started by
    * reporters/vitest/launch.mjs as `vitest run` with scripts.test's node flags,

@@ -17,10 +17,12 @@ export async function runTests(request: RunRequest, interrupts: Interrupts): Pro
     runs.push(await runProject(request, selection, interrupts));
   }
   const [only] = runs;
-  if (runs.length === 1 && only) return only;
+  // Workspaces run for their root are merged even when there is one: the root was asked for.
+  const reason = selections.find((s) => s.reason !== undefined)?.reason;
+  if (runs.length === 1 && only && reason === undefined) return only;
   const relocate = (run: ProjectRun, file: string | null) => relativeTo(request.cwd, run.report.project_root, file);
   return {
-    report: mergeReports(request, runs.map((r) => r.report)),
+    report: mergeReports(request, runs.map((r) => r.report), reason),
     tests: runs.flatMap((run) => run.tests.map((t) => ({ ...t, file: relocate(run, t.file) }))),
   };
 }
@@ -32,7 +34,7 @@ const relativeTo = (cwd: string, root: string, file: string | null): string | nu
 /** Worst first: the merged status is the worst of its projects. */
 const SEVERITY: readonly RunStatus[] = ['interrupted', 'timed_out', 'error', 'failed', 'no_tests', 'passed', 'nothing_to_rerun'];
 
-export function mergeReports(request: RunRequest, reports: readonly RunReport[]): RunReport {
+export function mergeReports(request: RunRequest, reports: readonly RunReport[], reason = 'files in several projects: each ran in its own project root'): RunReport {
   const status = SEVERITY.find((s) => reports.some((r) => r.status === s)) ?? 'interrupted';
   const prefix = (report: RunReport, file: string | null) => relativeTo(request.cwd, report.project_root, file);
   const failedRoots = reports.filter((r) => r.failed_tests.length > 0).map((r) => path.relative(request.cwd, r.project_root) || '.');
@@ -42,7 +44,7 @@ export function mergeReports(request: RunRequest, reports: readonly RunReport[])
     status,
     exit_code: exitCodeOf(status, request.allowNoTests),
     framework: unique(reports.map((r) => r.framework)),
-    reason: 'files in several projects: each ran in its own project root',
+    reason,
     command: reports.map((r) => r.command ?? '(not run)').join(' ; '),
     project_root: request.cwd,
     exit_status: null,
@@ -51,7 +53,7 @@ export function mergeReports(request: RunRequest, reports: readonly RunReport[])
     duration_ms: reports.reduce((sum, r) => sum + r.duration_ms, 0),
     summary: sumSummaries(reports.map((r) => r.summary)),
     failed_tests: reports.flatMap((r) => r.failed_tests.map((t) => ({ ...t, file: prefix(r, t.file) }))),
-    rerun: null,
+    rerun: sumReruns(reports),
     artifact: null,
     failures_file: null,
     next: failedRoots.length > 0 ? `run-tests --failed-only ${failedRoots.join(' ')}` : null,
@@ -59,6 +61,13 @@ export function mergeReports(request: RunRequest, reports: readonly RunReport[])
     error: null,
     projects: reports,
   };
+}
+
+/** The reruns of the projects together: what was selected, and what of it did not run. */
+function sumReruns(reports: readonly RunReport[]): RunReport['rerun'] {
+  const reruns = reports.flatMap((r) => (r.rerun === null ? [] : [r.rerun]));
+  if (reruns.length === 0) return null;
+  return { selected: reruns.reduce((sum, r) => sum + r.selected, 0), not_run: reruns.flatMap((r) => r.not_run) };
 }
 
 function unique(values: readonly (string | null)[]): string | null {

@@ -20,9 +20,10 @@ export function detectRunner(facts: ProjectFacts, override: string | null = null
     const reason = adapter.detect(facts);
     if (reason !== null) return { adapter, reason };
   }
+  const seen = [...new Set(ADAPTERS.map((a) => a.unmatched?.(facts) ?? null).filter((s): s is string => s !== null))];
   throw new HarnessError(
     'NO_RUNNER',
-    `no test runner detected in ${facts.root}; looked for ${ADAPTERS.map((a) => a.lookingFor).join('; ')}`,
+    `no test runner detected in ${facts.root}; looked for ${ADAPTERS.map((a) => a.lookingFor).join('; ')}${seen.map((s) => `. Saw: ${s}`).join('')}`,
     { path: facts.root },
   );
 }

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ROOT_MARKERS } from '../adapters/index.js';
+import { workspaceTests } from './workspaces.js';
 
 const isRoot = (dir: string): boolean => ROOT_MARKERS.some((marker) => fs.existsSync(path.join(dir, marker)));
 
@@ -16,12 +17,24 @@ export interface ProjectSelection {
   readonly root: string;
   /** Relative to root, `/`-separated. */
   readonly files: readonly string[];
+  /** Why this project runs, when the request did not name it (a workspace of a root
+   * whose tests are its workspaces'). */
+  readonly reason?: string;
 }
 
 /** Groups files (absolute, already validated to lie inside `cwd`) by the nearest
  * enclosing project root, so each subproject of a monorepo runs where it lives. With
- * no files, the project enclosing `cwd` runs (or `cwd` itself, for detection to report). */
+ * no files, the project enclosing `cwd` runs (or `cwd` itself, for detection to report).
+ * A whole project whose tests are its workspaces' runs each of them instead. */
 export function selectProjects(cwd: string, files: readonly string[]): ProjectSelection[] {
+  return byRoot(cwd, files).flatMap((selection) => {
+    const workspaces = selection.files.length === 0 ? workspaceTests(selection.root) : null;
+    if (workspaces === null || workspaces.dirs.length === 0) return [selection];
+    return workspaces.dirs.map((root) => ({ root, files: [], reason: workspaces.reason }));
+  });
+}
+
+function byRoot(cwd: string, files: readonly string[]): ProjectSelection[] {
   if (files.length === 0) return [{ root: findProjectRoot(cwd) ?? cwd, files: [] }];
   const byRoot = new Map<string, string[]>();
   for (const file of files) {

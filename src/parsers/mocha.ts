@@ -15,12 +15,14 @@ interface Accumulator {
   lastFile: string | null;
   exit: Json | null;
   loadError: boolean;
+  /** Where each test of the current mocha process is in `tests`, by id and definition line. */
+  readonly seen: Map<string, number>;
 }
 
 export const mochaId = (file: string | null, fullTitle: string): string => `${file ?? ''}::${fullTitle}`;
 
 export const createMochaParser: ParserFactory = (ctx) => {
-  const acc: Accumulator = { tests: [], warnings: [], launches: 0, ends: 0, lastFile: null, exit: null, loadError: false };
+  const acc: Accumulator = { tests: [], warnings: [], launches: 0, ends: 0, lastFile: null, exit: null, loadError: false, seen: new Map() };
   return lineParser({
     line(raw, lineNo, cutOff) {
       const record = jsonLine(raw, lineNo, cutOff, acc.warnings);
@@ -41,6 +43,7 @@ function handle(record: Json, lineNo: number, ctx: ParseContext, acc: Accumulato
     case 'launch':
       acc.launches += 1;
       acc.exit = null;
+      acc.seen.clear();
       return;
     case 'file':
       acc.lastFile = str(record['file']) ?? acc.lastFile;
@@ -56,7 +59,7 @@ function handle(record: Json, lineNo: number, ctx: ParseContext, acc: Accumulato
     case 'test': {
       const test = testResult(record, ctx);
       if (typeof test === 'string') acc.warnings.push(`line ${lineNo}: ${test}, ignored`);
-      else acc.tests.push(test);
+      else addTest(acc, test, record);
       return;
     }
     case 'hook':
@@ -69,6 +72,24 @@ function handle(record: Json, lineNo: number, ctx: ParseContext, acc: Accumulato
     default:
       acc.warnings.push(`line ${lineNo}: unknown record type ${JSON.stringify(record['type'])}, ignored`);
   }
+}
+
+/** mocha reports a test whose done() was called again a second time, as a failure
+ * with this code, after its pass or failure: one test, not two. */
+const MULTIPLE_DONE = 'ERR_MOCHA_MULTIPLE_DONE';
+
+function addTest(acc: Accumulator, test: TestResult, record: Json): void {
+  const key = `${test.id}\0${String(record['line'])}`;
+  const earlier = acc.seen.get(key);
+  const again = earlier !== undefined && test.status !== 'passed' && test.status !== 'skipped' && errorFields(record['error'])?.code === MULTIPLE_DONE;
+  if (!again) {
+    acc.seen.set(key, acc.tests.length);
+    acc.tests.push(test);
+    return;
+  }
+  const first = acc.tests[earlier];
+  // A failure keeps its own status and line, and both messages; a pass becomes the failure.
+  acc.tests[earlier] = first?.status === 'failed' || first?.status === 'error' ? { ...first, message: boundMessage(`${first.message}\n\n${test.message}`) } : test;
 }
 
 const SKIP_MESSAGES: Readonly<Record<string, string>> = {

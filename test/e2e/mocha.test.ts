@@ -62,7 +62,7 @@ suite('mocha', () => {
     expect(report.failed_tests.map((t) => t.test_name)).toEqual(['math adds wrongly', 'math explodes', 'math works with [brackets] (and parens)']);
     expect(report.command).toContain("--grep '^(?:");
     expect(report.command).toContain('math works with \\[brackets\\] \\(and parens\\)');
-    expect(report.command).toMatch(/ spec\/math\.spec\.js$/);
+    expect(report.command).toMatch(/ \.\/spec\/math\.spec\.js$/);
   });
 
   it('filters by --name as a substring or a /regex/, and says no_tests when nothing matches', async () => {
@@ -82,7 +82,7 @@ suite('mocha', () => {
     expect(failures(report)).toEqual([['load error: test/b_broken.spec.js', 'test/b_broken.spec.js', 1, 'error']]);
     expect(report.failed_tests[0]?.message).toMatch(/^Error: Cannot find module '\.\/helpers-that-do-not-exist'/);
     const rerun = await runJson(['--cwd', dir, '--failed-only']);
-    expect([rerun.report.status, rerun.report.rerun, rerun.report.command?.endsWith(' test/b_broken.spec.js')]).toEqual(['failed', { selected: 1, not_run: [] }, true]);
+    expect([rerun.report.status, rerun.report.rerun, rerun.report.command?.endsWith(' ./test/b_broken.spec.js')]).toEqual(['failed', { selected: 1, not_run: [] }, true]);
   });
 
   it('is an error naming the file and test when a test calls process.exit', async () => {

@@ -38,9 +38,9 @@ describe('jest adapter', () => {
   });
 
   it('says so when scripts.test is not a plain jest command', () => {
-    const plan = jest.plan(request(pkg('tsc && jest')));
+    const plan = jest.plan(request(pkg('jest --ci | tee out')));
     expect(plan.argv).toEqual([...HEAD, '--']);
-    expect(plan.notes).toEqual(['scripts.test is a shell command line ("tsc && jest"); run-tests runs the runner directly instead']);
+    expect(plan.notes).toEqual(['scripts.test is a shell command line ("jest --ci | tee out"); run-tests runs the runner directly instead']);
   });
 
   it('gives files as absolute paths and --name as an escaped substring or a regex', () => {

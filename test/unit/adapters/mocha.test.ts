@@ -28,7 +28,7 @@ describe('mocha adapter', () => {
     expect(plan.argv).toEqual([
       'node', '/rt/reporters/mocha/launcher.cjs', '--require', './test/setup.js', 'spec/',
       '--run-tests', '--mocha', '/p/node_modules/mocha', '--bin', '/p/node_modules/.bin/mocha', '--report', '/p/.run-tests/mocha-events.jsonl',
-      '--grep', 'a \\(b\\)', 'spec/a.spec.js',
+      '--grep', 'a \\(b\\)', './spec/a.spec.js',
     ]);
     expect(plan.env).toEqual({ PATH: '/bin', NODE_ENV: 'test' });
     expect(plan.notes).toEqual([]);
@@ -36,7 +36,8 @@ describe('mocha adapter', () => {
   });
 
   it('says why it does not use the script', () => {
-    expect(mocha.plan(request(files({ test: 'mocha && eslint .' }))).notes?.[0]).toMatch(/shell command line/);
+    expect(mocha.plan(request(files({ test: 'mocha | tee log' }))).notes?.[0]).toMatch(/shell command line/);
+    expect(mocha.plan(request(files({ test: 'mocha spec && eslint .' }))).notes).toEqual(['scripts.test ("mocha spec && eslint .") runs mocha; run-tests runs only that command, with its arguments: the rest is not run']);
     expect(mocha.plan(request(files({}))).notes).toEqual(['package.json has no scripts.test; run-tests runs mocha with its configuration files']);
   });
 
@@ -58,8 +59,8 @@ describe('mocha adapter', () => {
     expect(new RegExp(selections[0]?.grep ?? '').test('math adds [1] (x)')).toBe(true);
     expect(new RegExp(selections[0]?.grep ?? '').test('math adds [1] (x) more')).toBe(false);
     const plan = mocha.plan(request(files({ test: 'mocha' }), { rerun: [record('spec/a.spec.js', 'spec/a.spec.js::t'), record('spec/b.spec.js', 'spec/b.spec.js')] }));
-    expect(plan.argv.slice(-3)).toEqual(['--grep', '^(?:t)$', 'spec/a.spec.js']);
-    expect(plan.thenArgv?.[0]?.slice(-1)).toEqual(['spec/b.spec.js']);
+    expect(plan.argv.slice(-3)).toEqual(['--grep', '^(?:t)$', './spec/a.spec.js']);
+    expect(plan.thenArgv?.[0]?.slice(-1)).toEqual(['./spec/b.spec.js']);
   });
 
   it('reruns the whole suite for a failure tied to no file', () => {

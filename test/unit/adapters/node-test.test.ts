@@ -32,7 +32,7 @@ describe('node-test adapter', () => {
       flags: ['--enable-source-maps'], reporters: [['--test-reporter=tap', '--test-reporter-destination=stdout']], patterns: ['--test-name-pattern=x'],
     });
     const plan = nodeTest.plan(request(pkg({ test: 'node --test --test-name-pattern=unit' }), { name: { text: 'a [b]', regex: false }, files: ['test/a.test.js'] }));
-    expect(plan.argv.slice(-2)).toEqual(['--test-name-pattern=a \\[b\\]', 'test/a.test.js']);
+    expect(plan.argv.slice(-2)).toEqual(['--test-name-pattern=a \\[b\\]', './test/a.test.js']);
     expect(plan.notes).toEqual(["the script's --test-name-pattern is replaced by run-tests' selection"]);
   });
 
@@ -47,6 +47,6 @@ describe('node-test adapter', () => {
       { files: ['test/b.test.js'], pattern: null },
     ]);
     const plan = nodeTest.plan(request(pkg({ test: 'node --test' }), { rerun: [record('test/a.test.js', nodeTestId('test/a.test.js', [], ['t']))] }));
-    expect(plan.argv.slice(-2)).toEqual(['--test-name-pattern=^(?:t)$', 'test/a.test.js']);
+    expect(plan.argv.slice(-2)).toEqual(['--test-name-pattern=^(?:t)$', './test/a.test.js']);
   });
 });

@@ -26,6 +26,10 @@ describe('chooseNodeRunner', () => {
 
   it('falls back to node --test only with test files, and needs a package.json', () => {
     expect(choose({ 'package.json': pkg({}), 'test/a.test.js': '' })?.id).toBe('node-test');
+    expect(choose({ 'package.json': pkg({}), 'tests/unit/a.test.mjs': '' })).toEqual({ id: 'node-test', reason: 'no runner in package.json; test files found (tests/unit/a.test.mjs): node --test' });
+    expect(choose({ 'package.json': pkg({}), '__tests__/a_test.cjs': '' })?.id).toBe('node-test');
+    // node --test would not run them: not test files by name, and not under test/.
+    expect(choose({ 'package.json': pkg({}), 'tests/helpers.js': '', '__tests__/a.js': '' })).toBeNull();
     expect(choose({ 'package.json': pkg({}) })).toBeNull();
     expect(choose({ 'jest.config.js': '' })).toBeNull();
   });
@@ -53,9 +57,27 @@ describe('testScript', () => {
     expect(shellWords('a "unterminated')).toBeNull();
   });
 
+  it('takes the runner from the first command of a chain that runs one, following npm run', () => {
+    expect(testScript({ scripts: { test: 'node --test && npm run check:types', 'check:types': 'tsc' } }))
+      .toEqual({ runner: 'node-test', env: {}, nodeArgs: [], args: [], note: 'scripts.test ("node --test && npm run check:types") runs node --test; run-tests runs only that command, with its arguments: the rest is not run' });
+    const scripts = { test: 'npm run test:types && npm run test:unit', 'test:types': 'tsc', 'test:unit': 'TZ=UTC mocha "tests/**/*.test.{js,cjs}"' };
+    expect(testScript({ scripts })).toEqual({
+      runner: 'mocha', env: { TZ: 'UTC' }, nodeArgs: [], args: ['tests/**/*.test.{js,cjs}'],
+      note: 'scripts.test ("npm run test:types && npm run test:unit") runs mocha through scripts["test:unit"]; run-tests runs only that command, with its arguments: the rest is not run',
+    });
+    expect(testScript({ scripts: { test: 'yarn unit -- --ci', unit: 'jest' } }))
+      .toMatchObject({ runner: 'jest', args: ['--ci'], note: 'scripts.test ("yarn unit -- --ci") runs jest through scripts["unit"]; run-tests runs it directly, with its arguments' });
+    // A loop, a flag that changes what npm runs, and quoted shell syntax.
+    expect(testScript({ scripts: { test: 'npm run a', a: 'npm run test' } }).runner).toBeNull();
+    expect(testScript({ scripts: { test: 'npm test --workspaces', a: 'jest' } }).runner).toBeNull();
+    expect(testScript({ scripts: { test: 'jest -t "a | b; c"' } })).toMatchObject({ runner: 'jest', args: ['-t', 'a | b; c'], note: null });
+    expect(testScript({ scripts: { test: 'jest -t "$NAME"' } }).runner).toBeNull();
+  });
+
   it('says why a shell chain or an unknown command is not used as it stands', () => {
-    const chain = testScript({ scripts: { test: 'tsc && jest' } });
-    expect([chain.runner, chain.note]).toEqual([null, 'scripts.test is a shell command line ("tsc && jest"); run-tests runs the runner directly instead']);
+    const pipe = testScript({ scripts: { test: 'jest | tee out' } });
+    expect([pipe.runner, pipe.note]).toEqual([null, 'scripts.test is a shell command line ("jest | tee out"); run-tests runs the runner directly instead']);
+    expect(testScript({ scripts: { test: 'tsc && eslint .' } }).note).toBe('scripts.test ("tsc && eslint .") runs no runner run-tests knows in any of its commands; it runs the detected runner directly');
     expect(testScript({ scripts: { test: 'make test' } }).note).toBe('scripts.test runs "make", not a runner run-tests knows; it runs the detected runner directly');
     expect(testScript({})).toEqual({ runner: null, env: {}, nodeArgs: [], args: [], note: null });
   });

@@ -45,10 +45,27 @@ describe('detectRunner', () => {
       + 'vitest in package.json (dependencies or scripts.test) or a vitest.config.* file; '
       + 'jest in package.json (dependencies, a "jest" section or scripts.test) or a jest.config.* file; '
       + 'package.json listing mocha, a .mocharc file, or scripts.test running mocha; '
-      + 'scripts.test running node --test, or test files without another runner (node --test); '
+      + 'scripts.test running node --test, or node --test files in ., test/, tests/ or __tests__/ (node --test); '
       + 'go.mod (go test); Cargo.toml (cargo test); '
       + 'pytest.ini, a pytest section in pyproject.toml, tox.ini or setup.cfg, conftest.py or test_*.py files (pytest); '
       + 'a Gemfile or Rakefile (minitest via rake test)');
+  });
+
+  it('says what it saw in package.json when no JavaScript runner applies', () => {
+    const seen = (files: Record<string, string>) => {
+      try {
+        detect(files);
+      } catch (error) {
+        return (error as HarnessError).message.split('. Saw: ').slice(1);
+      }
+      return null;
+    };
+    const where = 'no vitest, jest or mocha in its dependencies, no config file of theirs, and no node --test files in ., test/, tests/, __tests__/';
+    expect(seen({ 'package.json': JSON.stringify({ scripts: { test: 'tsc && eslint .' } }), 'tests/helpers.js': '' }))
+      .toEqual([`scripts.test ("tsc && eslint .") runs no runner run-tests knows; ${where}`]);
+    expect(seen({ 'package.json': JSON.stringify({ scripts: { test: 'jest | tee log' } }) }))
+      .toEqual([`scripts.test ("jest | tee log") is a shell command line run-tests does not read; ${where}`]);
+    expect(seen({ 'package.json': '{}' })).toEqual([`package.json has no scripts.test; ${where}`]);
   });
 
   it('ranks the ecosystems: Rails and rspec, then a JavaScript runner with evidence, then go, then rake', () => {

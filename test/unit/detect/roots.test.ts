@@ -22,6 +22,24 @@ describe('selectProjects', () => {
     expect(selectProjects(mono, [path.join(mono, 'packages/a')])).toEqual([{ root: path.join(mono, 'packages/a'), files: [] }]);
   });
 
+  it("runs the workspaces of a root whose npm test runs theirs, with the root's reason", () => {
+    const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'run-tests-workspaces-')));
+    const write = (file: string, json: object) => fs.outputFileSync(path.join(root, file), JSON.stringify(json));
+    write('package.json', { workspaces: ['packages/*', 'tools/**', '!tools/old'], scripts: { test: 'npm run build && npm test -ws' } });
+    write('packages/b/package.json', { scripts: { test: 'jest' } });
+    write('packages/a/package.json', { scripts: { test: 'mocha' } });
+    write('packages/c/package.json', {});
+    write('tools/deep/er/package.json', { scripts: { test: 'node --test' } });
+    write('tools/old/package.json', { scripts: { test: 'node --test' } });
+    write('packages/a/node_modules/d/package.json', { scripts: { test: 'x' } });
+    const reason = 'scripts.test runs the tests of its workspaces ("npm test -ws"): each ran in its own directory (packages/a, packages/b, tools/deep/er); without scripts.test, not run: packages/c';
+    expect(selectProjects(root, [])).toEqual(['packages/a', 'packages/b', 'tools/deep/er'].map((d) => ({ root: path.join(root, d), files: [], reason })));
+    expect(selectProjects(root, [path.join(root, 'packages/a')])).toEqual([{ root: path.join(root, 'packages/a'), files: [] }]);
+    // A root that runs a runner of its own runs itself.
+    write('package.json', { workspaces: ['packages/*'], scripts: { test: 'jest && npm test --workspaces' } });
+    expect(selectProjects(root, [])).toEqual([{ root, files: [] }]);
+  });
+
   it('uses the project enclosing cwd when no file is given, or cwd itself', () => {
     expect(selectProjects(path.join(mono, 'packages/a/test'), [])).toEqual([{ root: path.join(mono, 'packages/a'), files: [] }]);
     expect(findProjectRoot(path.join(mono, 'docs'))).toBeNull();

@@ -16,7 +16,7 @@ const test = (fields: Record<string, unknown>): string => JSON.stringify({
 
 describe('parseMochaJsonl on recorded real outputs', () => {
   it('has every recorded case', () => {
-    expect(cases.sort()).toEqual(['exit', 'filtered', 'load-error', 'mixed', 'parallel', 'truncated']);
+    expect(cases.sort()).toEqual(['done-twice', 'exit', 'filtered', 'load-error', 'mixed', 'parallel', 'truncated']);
   });
 
   it.each(cases)('%s matches its expected report', (name) => {
@@ -53,6 +53,16 @@ describe('parseMochaJsonl on small inputs', () => {
   it('keeps tests with the same title apart', () => {
     const report = parseMochaJsonl([LAUNCH, test({}), test({}), END].join('\n'), root);
     expect(report.tests).toHaveLength(2);
+  });
+
+  it('counts a test reported again for done() called multiple times once, in the mocha process that ran it', () => {
+    const twice = test({ status: 'failed', error: { name: 'Error', code: 'ERR_MOCHA_MULTIPLE_DONE', message: 'again', stack: null } });
+    const failedFirst = test({ status: 'failed', error: { name: 'Error', code: null, message: 'first', stack: null } });
+    expect(parseMochaJsonl([LAUNCH, failedFirst, twice, END].join('\n'), root).tests.map((t) => [t.status, 'message' in t ? t.message : null]))
+      .toEqual([['error', 'Error: first\n\nError: again']]);
+    // Another definition line is another test; another mocha process (a rerun's second) runs it anew.
+    expect(parseMochaJsonl([LAUNCH, test({ line: 9 }), twice, END].join('\n'), root).tests).toHaveLength(2);
+    expect(parseMochaJsonl([LAUNCH, test({}), END, LAUNCH, twice, END].join('\n'), root).tests).toHaveLength(2);
   });
 
   it('makes a failed hook a file-level error', () => {
