@@ -3,8 +3,11 @@
  * failed to run (`testExecError`, or a failed file whose tests did not fail, with its
  * `message`) is an error entry named after the file. When `numRuntimeErrorTestSuites`
  * claims more such files than the report shows, the difference is kept as
- * unattributed error entries. An interrupted run (`wasInterrupted`) is not complete. */
-import type { FailedTest, ParseContext, ParsedReport, TestResult } from '../core/types.js';
+ * unattributed error entries. An interrupted run (`wasInterrupted`) is not complete.
+ * Totals (`numFailedTests` …) and `success` that disagree with the tests are
+ * contradictions (declared.ts). */
+import type { Contradiction, FailedTest, ParseContext, ParsedReport, TestResult } from '../core/types.js';
+import { checkOutcome, checkTotals, withContradictions } from './declared.js';
 import { appendAll, boundMessage, int, relativeFile, str } from './fields.js';
 import { JEST_NAME_SEPARATOR } from './jest.js';
 import { loadErrorName, objects, strings, stripAnsi, testId, type Json } from './jest-vitest-events.js';
@@ -57,12 +60,28 @@ function fromReport(doc: Json, ctx: ParseContext): ParsedReport {
     tests.push({ id: `jest:unattributed-error-${i}`, name: `test file error not attributed to any file (${i} of ${claimed - fileErrors})`, file: null, line: null, status: 'error', message });
     if (i === 1) warnings.push(message);
   }
-  const total = doc['numTotalTests'];
-  const listed = tests.filter((t) => !t.id.startsWith('jest:') && t.name !== loadErrorName(t.file ?? '')).length;
-  if (typeof total === 'number' && total !== listed) warnings.push(`jest --json: numTotalTests is ${total}, but ${listed} test(s) are listed`);
   const interrupted = doc['wasInterrupted'] === true;
   if (interrupted) warnings.push('jest --json: the run was interrupted (wasInterrupted); later tests did not run');
-  return { tests, complete: !interrupted, warnings };
+  // An interrupted run's totals cover only part of it.
+  return withContradictions({ tests, complete: !interrupted, warnings }, interrupted ? [] : ownTotals(doc, tests));
+}
+
+/** jest's totals count the tests it lists (not the files that failed to run, which are
+ * numRuntimeErrorTestSuites); `success` covers those files too. */
+function ownTotals(doc: Json, tests: readonly TestResult[]): Contradiction[] {
+  const listed = tests.filter((t) => !t.id.startsWith('jest:') && t.name !== loadErrorName(t.file ?? ''));
+  const pending = doc['numPendingTests'];
+  const todo = doc['numTodoTests'];
+  const skipped = typeof pending === 'number' && typeof todo === 'number' ? pending + todo : pending;
+  return [
+    ...checkTotals([
+      { name: 'numTotalTests', value: doc['numTotalTests'], counts: 'all' },
+      { name: 'numPassedTests', value: doc['numPassedTests'], counts: 'passed' },
+      { name: 'numFailedTests', value: doc['numFailedTests'], counts: 'failing' },
+      { name: typeof todo === 'number' ? 'numPendingTests + numTodoTests' : 'numPendingTests', value: skipped, counts: 'skipped' },
+    ], listed),
+    ...checkOutcome('success', doc['success'], tests),
+  ];
 }
 
 function assertion(a: Json, file: string | null, ctx: ParseContext): TestResult | string {

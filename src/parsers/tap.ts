@@ -8,9 +8,12 @@
  * give the file (`location`), the line of the failure (the first `stack` frame in that
  * file) and the error's class: an AssertionError is `failed`, anything else `error`.
  * Ids are `<file>::<name>` (the file empty when the producer did not say). The report
- * is complete only when the root's plan matches its count and nothing bailed out. */
+ * is complete only when it has a plan and nothing bailed out; a plan that disagrees with
+ * the count is a contradiction (declared.ts), unless the plan came first and fewer test
+ * points follow it (a cut-off report). So is a closing `# fail N` against the tests. */
 import { Parser, type FinalResults, type Result } from 'tap-parser';
-import type { ParseContext, ParsedReport, TestResult } from '../core/types.js';
+import type { Contradiction, ParseContext, ParsedReport, TestResult } from '../core/types.js';
+import { withContradictions } from './declared.js';
 import { boundMessage, relativeFile } from './fields.js';
 import { textLocation } from './junit-location.js';
 import { parseText, type ParserFactory } from './stream.js';
@@ -47,6 +50,11 @@ class TapReader {
   private bailout: string | null = null;
   private extra = 0;
   private planned = false;
+  /** The plan came after test points, so the report cannot be cut off before them. */
+  private planLast = false;
+  /** node's and tape's closing `# fail N`; node counts a failed parent there too, so only zero or not is compared. */
+  private declaredFail: number | null = null;
+  private readonly contradictions: Contradiction[] = [];
   private ending = false;
   private readonly top: Level = { path: [], pending: null, failed: false };
 
@@ -57,7 +65,13 @@ class TapReader {
     this.parser.on('extra', () => void (this.extra += 1));
     // tap-parser makes up a `1..0` plan for a report without one: only a written plan counts.
     this.parser.on('plan', (plan: { comment?: string }) => {
-      if (!(this.ending && plan.comment === 'no tests found')) this.planned = true;
+      if (this.ending && plan.comment === 'no tests found') return;
+      this.planned = true;
+      this.planLast = this.parser.count > 0;
+    });
+    this.parser.on('comment', (line: string) => {
+      const fail = /^# fail (\d+)\s*$/.exec(line);
+      if (fail) this.declaredFail = Number(fail[1]);
     });
   }
 
@@ -90,14 +104,24 @@ class TapReader {
       } else if (skipAll && this.tests.length > 0) {
         complete = false;
         this.warnings.push(`TAP: the plan ${start}..${end} says no tests, but ${this.tests.length} were reported`);
-      } else if (!skipAll && end - start + 1 !== final.count) {
+      } else if (!skipAll && end - start + 1 > final.count && !this.planLast) {
         complete = false;
         this.warnings.push(`TAP: the plan ${start}..${end} does not match the ${final.count} test point(s) reported`);
+      } else if (!skipAll && end - start + 1 !== final.count) {
+        this.contradictions.push({ message: `TAP: the plan ${start}..${end} says ${end - start + 1} test point(s), but ${final.count} were reported`, saysFailed: false });
       }
     }
+    if (complete) this.checkFailCount();
     if (final === null) this.warnings.push('TAP: the parser never finished');
     if (this.extra > 0) this.warnings.push(`TAP: ${this.extra} line(s) were not TAP and were ignored`);
-    return { tests: this.tests, complete, warnings: this.warnings };
+    return withContradictions({ tests: this.tests, complete, warnings: this.warnings }, this.contradictions);
+  }
+
+  private checkFailCount(): void {
+    const failing = this.tests.filter((t) => t.status === 'failed' || t.status === 'error').length;
+    const n = this.declaredFail;
+    if (n === null || (n > 0) === (failing > 0)) return;
+    this.contradictions.push({ message: `TAP: "# fail ${n}" at the end, but ${failing} listed test(s) failed`, saysFailed: n > 0 });
   }
 
   /** Listens to one parser (the root or a subtest's); `level` is its place in the tree. */
