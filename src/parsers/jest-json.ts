@@ -16,6 +16,8 @@ import { textLocation } from './junit-location.js';
 import { documentParser, parseText, type ParserFactory } from './stream.js';
 
 const SKIPPED = new Set(['pending', 'skipped', 'disabled', 'todo']);
+/** Enough of a failure's text to find its message and its line. */
+const MAX_TEXT = 64 * 1024;
 
 export function parseJestJsonText(text: string, ctx: ParseContext): ParsedReport {
   let doc: unknown;
@@ -95,7 +97,7 @@ function assertion(a: Json, file: string | null, ctx: ParseContext): TestResult 
   if (status === 'passed' || status === 'focused') return { ...base, status: 'passed' };
   if (SKIPPED.has(status)) return { ...base, status: 'skipped', ...(status === 'todo' ? { message: 'todo' } : {}) };
   if (status !== 'failed') return `${name}: unknown status ${JSON.stringify(status)}, ignored`;
-  const messages = strings(a['failureMessages']).map(stripAnsi);
+  const messages = strings(a['failureMessages']).map((m) => stripAnsi(m.slice(0, MAX_TEXT)));
   const isAssertion = objects(a['failureDetails']).some((d) => typeof d['matcherResult'] === 'object' && d['matcherResult'] !== null)
     || (a['failureDetails'] === undefined && /^Error: expect\(/.test(messages[0] ?? ''));
   const text = messages.map(withoutFrames).map((m) => (isAssertion ? m.replace(/^Error: /, '') : m)).join('\n\n');
@@ -117,7 +119,9 @@ function suiteError(suite: Json, file: string | null, own: readonly TestResult[]
   const stack = str(exec?.['stack']) ?? text;
   const at = file === null ? null : textLocation(stripAnsi(stack), file, ctx.root) ?? textLocation(text, file, ctx.root);
   const where = file ?? '(unknown file)';
-  return { id: where, name: loadErrorName(where), file, line: at?.line ?? null, status: 'error', message: boundMessage(suiteMessage(text) || 'Test suite failed to run') };
+  // The message is cut to 2 KiB in the end; the head of the text is all it can come from.
+  const message = suiteMessage(text.slice(0, MAX_TEXT)) || 'Test suite failed to run';
+  return { id: where, name: loadErrorName(where), file, line: at?.line ?? null, status: 'error', message: boundMessage(message) };
 }
 
 /** `● Test suite failed to run` and jest's code frame removed: the error itself. */

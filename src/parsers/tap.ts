@@ -19,6 +19,12 @@ import { textLocation } from './junit-location.js';
 import { parseText, type ParserFactory } from './stream.js';
 
 type Diag = Record<string, unknown>;
+const LINE_BREAKS = /[\r\u2028\u2029]/;
+/** Real reports nest subtests a few levels; each level is a parser of its own. */
+export const MAX_DEPTH = 256;
+
+/** Nesting beyond MAX_DEPTH: the report is not read (parse-command calls it unparseable). */
+class TooDeep extends Error {}
 export const TAP_NAME_SEPARATOR = ' > ';
 
 interface Level {
@@ -45,7 +51,8 @@ export const parseTap = (text: string, ctx: ParseContext): ParsedReport => parse
 class TapReader {
   readonly tests: TestResult[] = [];
   private readonly warnings: string[] = [];
-  private readonly parser = new Parser({ passes: true });
+  // Without `passes: true`: it would keep every passing result a second time.
+  private readonly parser = new Parser();
   private final: FinalResults | null = null;
   private bailout: string | null = null;
   private extra = 0;
@@ -55,6 +62,8 @@ class TapReader {
   /** node's and tape's closing `# fail N`; node counts a failed parent there too, so only zero or not is compared. */
   private declaredFail: number | null = null;
   private readonly contradictions: Contradiction[] = [];
+  /** The line the last chunk ended in, in pieces. */
+  private readonly carry: string[] = [];
   private ending = false;
   private readonly top: Level = { path: [], pending: null, failed: false };
 
@@ -75,15 +84,32 @@ class TapReader {
     });
   }
 
+  /** tap-parser is given whole lines only: it looks for a line's end from the start of
+   * what it holds at every write, which is quadratic in a long line given in chunks. */
   write(chunk: string): void {
+    let start = 0;
+    for (let newline = chunk.indexOf('\n'); newline >= 0; newline = chunk.indexOf('\n', start)) {
+      const tail = chunk.slice(start, newline);
+      this.feed(this.carry.length === 0 ? tail : `${this.carry.splice(0).join('')}${tail}`);
+      start = newline + 1;
+    }
+    if (start < chunk.length) this.carry.push(chunk.slice(start));
+  }
+
+  /** One line. tap-parser's `.` stops at \r, U+2028 and U+2029: one of them inside a line
+   * would leave it, and every line after it, unread. */
+  private feed(raw: string): void {
+    const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
     try {
-      this.parser.write(chunk);
+      this.parser.write(`${LINE_BREAKS.test(line) ? line.replace(/[\r\u2028\u2029]/g, ' ') : line}\n`);
     } catch (error) {
+      if (error instanceof TooDeep) throw error;
       this.warnings.push(`TAP: the parser failed: ${(error as Error).message}`);
     }
   }
 
   end(): ParsedReport {
+    if (this.carry.length > 0) this.feed(this.carry.splice(0).join(''));
     this.ending = true;
     try {
       this.parser.end();
@@ -127,6 +153,9 @@ class TapReader {
   /** Listens to one parser (the root or a subtest's); `level` is its place in the tree. */
   private attach(parser: Parser, level: Level): void {
     parser.on('child', (child: Parser) => {
+      if (level.path.length >= MAX_DEPTH) {
+        throw new TooDeep(`subtests nest more than ${MAX_DEPTH} deep (under ${level.path.slice(0, 3).join(TAP_NAME_SEPARATOR)} …); TAP reports are read to a depth of ${MAX_DEPTH}`);
+      }
       const sub: Level = { path: [...level.path, child.name || `subtest ${parser.count + 1}`], pending: null, failed: false };
       level.pending = sub;
       this.attach(child, sub);
