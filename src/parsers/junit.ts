@@ -8,8 +8,7 @@
  * <testsuites>; mocha-junit-reporter a skipped test only in the root's `skipped`), the
  * difference becomes unattributed entries rather than being dropped; a claim of more
  * tests, or of fewer failures, than the testcases show is a contradiction (declared.ts).
- * Names and ids per
- * producer: junit-names.ts. A go parent test (`TestTable` beside `TestTable/case`)
+ * Names and ids per producer: junit-names.ts. A go parent test (`TestTable` beside `TestTable/case`)
  * counts only when it failed on its own, as in the go parser. */
 import type { Contradiction, ParseContext, ParsedReport, TestResult } from '../core/types.js';
 import { withContradictions } from './declared.js';
@@ -244,7 +243,7 @@ class JunitReader {
   }
 
   /** What the suites' counts claim beyond the testcases becomes unattributed entries; a
-   * claim of fewer tests, or fewer failures and errors, than listed is a contradiction.
+   * claim of more tests than listed, or of fewer failures and errors, is a contradiction.
    * Failures and errors are compared in total: mocha's xunit reporter counts its
    * `<failure>` elements as `errors`, which is a classification, not a lost error. */
   private unattributed(found: number, warnings: string[]): { extra: TestResult[]; contradictions: Contradiction[] } {
