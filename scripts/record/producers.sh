@@ -3,11 +3,13 @@
 # runs of the small projects in test/fixtures/producers/, each on a temp copy. The temp
 # root becomes `<root>`; times, timestamps and host names are normalised so that a
 # re-recording only changes what the producers changed.
+# The *-contradicts* files are a passing recording with one of its own totals changed,
+# made at the end by an exact, checked edit: reports that contradict themselves.
 # The <name>.expected.json files are NOT regenerated: after recording, check each
 # changed value against the fixture sources by eye and update them.
 #
 # Producers: pytest-3 (Debian python3-pytest), gotestsum and go (Debian), vitest, jest,
-# jest-junit, mocha, mocha-junit-reporter (run-tests' dev dependencies), node's own
+# jest-junit, mocha (its xunit reporter), mocha-junit-reporter (run-tests' dev dependencies), node's own
 # junit and tap reporters, minitest-reporters and rspec_junit_formatter (Debian
 # ruby-minitest-reporters, ruby-rspec-junit-formatter).
 set -euo pipefail
