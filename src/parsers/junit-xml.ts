@@ -88,7 +88,8 @@ export class XmlScanner {
     if (end > at) {
       const raw = text.slice(at, end);
       this.chars(raw);
-      if (this.run.trimStart().length <= 60) this.run += raw.slice(0, 200);
+      if (this.run === '') this.run = raw.trimStart().slice(0, 200);
+      else if (this.run.length <= 60) this.run += raw.slice(0, 200);
     }
     this.held = text.slice(end);
   }
