@@ -1,4 +1,5 @@
 import { floodMemory } from './flood-memory.js';
+import { linearityBench } from './linearity.js';
 import { minitestOverhead } from './minitest-overhead.js';
 import { parsers } from './parsers.js';
 import { processLimits } from './process.js';
@@ -6,4 +7,4 @@ import { runnerOverhead } from './runner-overhead.js';
 import { startup } from './startup.js';
 
 /** Every benchmark, in the order `npm run bench` runs them. */
-export const benchmarks = [startup, minitestOverhead, runnerOverhead, parsers, floodMemory, processLimits];
+export const benchmarks = [startup, minitestOverhead, runnerOverhead, parsers, linearityBench, floodMemory, processLimits];

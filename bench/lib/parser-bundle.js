@@ -8,15 +8,21 @@ const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 
 /**
  * A small node script, bundled with esbuild from src/, that reads FILE in 64 KiB chunks
- * through one parser (`createXParser` exported by src/parsers/<module>.ts), as run-tests
+ * through one parser (`createXParser` exported by src/parsers/<module>.ts, or a
+ * whole-text `parseX` with `document`), as run-tests
  * follows a report, and prints `tests=<n> failed=<n> complete=<bool>`. The dist bundle
  * does not export parsers; this measures the same code without the CLI around it.
  */
-export async function parserScript(module, factory) {
+export async function parserScript(module, factory, document = false) {
   const dir = tempDir(`parser-${module}`);
   const entry = path.join(dir, 'entry.ts');
+  // `document`: the export is a whole-text parser, read as run-tests reads it (parsers/index.ts).
+  const source = (name) => JSON.stringify(path.join(repoRoot, 'src/parsers', `${name}.ts`));
+  const imports = document
+    ? `import { ${factory} as parse } from ${source(module)};\nimport { documentParser } from ${source('stream')};\nconst factory = documentParser(parse);`
+    : `import { ${factory} as factory } from ${source(module)};`;
   fs.writeFileSync(entry, `import fs from 'node:fs';
-import { ${factory} as factory } from ${JSON.stringify(path.join(repoRoot, 'src/parsers', `${module}.ts`))};
+${imports}
 const parser = factory({ root: process.argv[3] ?? '/', hints: JSON.parse(process.argv[4] ?? '{}') });
 const fd = fs.openSync(process.argv[2], 'r');
 const buf = Buffer.alloc(64 * 1024);

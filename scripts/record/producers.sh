@@ -3,11 +3,13 @@
 # runs of the small projects in test/fixtures/producers/, each on a temp copy. The temp
 # root becomes `<root>`; times, timestamps and host names are normalised so that a
 # re-recording only changes what the producers changed.
+# The *-contradicts* files are a passing recording with one of its own totals changed,
+# made at the end by an exact, checked edit: reports that contradict themselves.
 # The <name>.expected.json files are NOT regenerated: after recording, check each
 # changed value against the fixture sources by eye and update them.
 #
 # Producers: pytest-3 (Debian python3-pytest), gotestsum and go (Debian), vitest, jest,
-# jest-junit, mocha, mocha-junit-reporter (run-tests' dev dependencies), node's own
+# jest-junit, mocha (its xunit reporter), mocha-junit-reporter (run-tests' dev dependencies), node's own
 # junit and tap reporters, minitest-reporters and rspec_junit_formatter (Debian
 # ruby-minitest-reporters, ruby-rspec-junit-formatter).
 set -euo pipefail
@@ -90,6 +92,8 @@ root="$(copy node-test node-test)"
 keep "$root" "$work/node.xml" "$outputs/junit/node-test-mixed.xml"
 (cd "$root" && run "node --test tap" node --test --test-reporter=tap --test-reporter-destination="$work/node.tap" mixed.test.js)
 keep "$root" "$work/node.tap" "$outputs/tap/node-test-mixed.tap"
+(cd "$root" && run "node --test tap, only the passing test" node --test --test-reporter=tap --test-reporter-destination="$work/node-passing.tap" --test-name-pattern='^adds$' mixed.test.js)
+keep "$root" "$work/node-passing.tap" "$outputs/tap/node-test-passing.tap"
 
 # jest: jest-junit, and jest's own --json (a file that fails to load in its own case).
 root="$(copy jest jest)"
@@ -99,11 +103,18 @@ keep "$root" "$work/jest-junit.xml" "$outputs/junit/jest-junit-mixed.xml"
 keep "$root" "$work/jest.json" "$outputs/jest-json/jest-mixed.json"
 (cd "$root" && run "jest --json, load error" "$bin/jest" --ci --json --outputFile="$work/jest-load.json" load-error.test.js mixed.test.js)
 keep "$root" "$work/jest-load.json" "$outputs/jest-json/jest-load-error.json"
+(cd "$root" && run "jest --json, only the passing test" "$bin/jest" --ci --json --testLocationInResults --outputFile="$work/jest-passing.json" mixed.test.js -t '^math adds$')
+keep "$root" "$work/jest-passing.json" "$outputs/jest-json/jest-passing.json"
 
 # mocha with mocha-junit-reporter.
 root="$(copy mocha mocha)"
 (cd "$root" && run "mocha-junit-reporter" "$bin/mocha" --reporter mocha-junit-reporter --reporter-options "mochaFile=$work/mocha.xml" mixed.spec.js)
 keep "$root" "$work/mocha.xml" "$outputs/junit/mocha-junit-reporter-mixed.xml"
+# mocha's own xunit reporter: it counts its <failure> elements as errors="N".
+(cd "$root" && run "mocha xunit" "$bin/mocha" --reporter xunit --reporter-options "output=$work/mocha-xunit.xml" mixed.spec.js)
+keep "$root" "$work/mocha-xunit.xml" "$outputs/junit/mocha-xunit-mixed.xml"
+(cd "$root" && run "mocha xunit, only the passing test" "$bin/mocha" --reporter xunit --reporter-options "output=$work/mocha-xunit-passing.xml" --grep '^math adds$' mixed.spec.js)
+keep "$root" "$work/mocha-xunit-passing.xml" "$outputs/junit/mocha-xunit-passing.xml"
 
 # minitest-reporters' JUnitReporter (one file per test class).
 root="$(copy minitest minitest)"
@@ -130,5 +141,21 @@ const cut = (from, to, marker) => {
 cut('junit/jest-junit-mixed.xml', 'junit/jest-junit-truncated.xml', 'Received: 0');
 // After the failing subtest's YAML block, before the plan and the rest.
 cut('tap/node-test-mixed.tap', 'tap/node-test-truncated.tap', "failureType: 'testCodeFailure'");
+
+// Reports that contradict themselves: a passing report with one of its own totals changed.
+const edit = (from, to, before, after) => {
+  const text = fs.readFileSync(`${out}/${from}`, 'utf8');
+  if (text.split(before).length !== 2) throw new Error(`${from}: ${before} is not there exactly once`);
+  fs.writeFileSync(`${out}/${to}`, text.replace(before, after));
+  console.error(`   -> ${to} (${JSON.stringify(before)} -> ${JSON.stringify(after)})`);
+};
+const both = (from, to, ...pairs) => {
+  edit(from, to, pairs[0], pairs[1]);
+  if (pairs.length > 2) both(to, to, ...pairs.slice(2));
+};
+both('jest-json/jest-passing.json', 'jest-json/jest-contradicts.json', '"numFailedTests":0', '"numFailedTests":1', '"success":true', '"success":false');
+edit('junit/mocha-xunit-passing.xml', 'junit/mocha-xunit-contradicts.xml', 'tests="1"', 'tests="2"');
+edit('tap/node-test-passing.tap', 'tap/node-test-contradicts-fail.tap', '# fail 0', '# fail 1');
+edit('tap/node-test-passing.tap', 'tap/node-test-contradicts-plan.tap', '\n1..4\n', '\n1..5\n');
 JS
 echo "recorded; now review the .expected.json files" >&2

@@ -66,6 +66,10 @@ mapfile -t failed_ids < <(ruby -rjson -e 'JSON.parse(File.read(ARGV[0]))["exampl
 run rspec-mixed rerun-by-ids "${failed_ids[@]}"
 half "$out/mixed.json" "$out/truncated.json"
 half "$out/mixed.stream.jsonl" "$out/truncated.stream.jsonl"
+# contradicts: the passing filtered run with its summary's failure_count made 1, a report
+# that contradicts itself.
+grep -q '"failure_count":0,' "$out/filtered.json"
+sed 's/"failure_count":0,/"failure_count":1,/' "$out/filtered.json" >"$out/contradicts.json"
 # Only the stream is kept for these: the JSON is identical to mixed.json / load-error.json.
 rm -f "$out/filtered.stream.jsonl" "$out/rerun-by-ids.stream.jsonl"
 

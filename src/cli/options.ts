@@ -58,12 +58,24 @@ export function resolveFiles(cwd: string, positional: readonly string[], fileOpt
   return [...new Set(given.map((file) => resolveFile(cwd, file)))];
 }
 
-/** A file to read, anywhere (a report another tool wrote): must exist. */
+/** A file to read, anywhere (a report another tool wrote): must exist and be a regular
+ * file. Only stat is used: opening a named pipe to look at it would wait for a writer. */
 export function resolveExistingFile(cwd: string, file: string): string {
   if (CONTROL.test(file)) throw usageError(`file ${JSON.stringify(file)} contains control characters`);
   const absolute = path.resolve(cwd, file);
-  if (!fs.statSync(absolute, { throwIfNoEntry: false })?.isFile()) throw usageError(`file ${JSON.stringify(file)} does not exist (in ${cwd})`);
+  const stats = fs.statSync(absolute, { throwIfNoEntry: false });
+  if (stats === undefined) throw usageError(`file ${JSON.stringify(file)} does not exist (in ${cwd})`);
+  if (!stats.isFile()) throw usageError(`${JSON.stringify(file)} is ${kindOf(stats)}, not a report file (in ${cwd}); give a regular file`);
   return absolute;
+}
+
+function kindOf(stats: fs.Stats): string {
+  if (stats.isDirectory()) return 'a directory';
+  if (stats.isFIFO()) return 'a named pipe (FIFO)';
+  if (stats.isSocket()) return 'a socket';
+  if (stats.isCharacterDevice()) return 'a character device';
+  if (stats.isBlockDevice()) return 'a block device';
+  return 'of an unknown kind';
 }
 
 /** A file to write (--junit): its directory must exist. */

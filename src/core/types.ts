@@ -31,6 +31,17 @@ export interface ParsedReport {
   /** True only when the report shows the run reached its end (not truncated or cut off). */
   readonly complete: boolean;
   readonly warnings: readonly string[];
+  /** Where the report's own totals or outcome disagree with its tests; such a report is never `passed`. */
+  readonly contradictions?: readonly Contradiction[];
+}
+
+/** A number or outcome a report states about itself that its tests do not bear out
+ * (jest's `numFailedTests: 1` beside only passing tests). */
+export interface Contradiction {
+  /** The numbers that disagree, as the report names them: `numFailedTests is 1, but 0 listed tests failed`. */
+  readonly message: string;
+  /** The report's own numbers say the run failed: the verdict is `failed` rather than `error`. */
+  readonly saysFailed: boolean;
 }
 
 export interface ParseContext {

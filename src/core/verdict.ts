@@ -46,7 +46,7 @@ export function summarize(tests: readonly TestResult[] | null): Summary {
 }
 
 /** The truth rules: `passed` only when a complete structured report shows at least one
- * test and no failures, and the runner agrees by exiting 0. */
+ * test and no failures, agrees with its own totals, and the runner agrees by exiting 0. */
 export function decide(input: VerdictInput): Verdict {
   const { process, report } = input;
   const warnings: string[] = [];
@@ -59,6 +59,8 @@ export function decide(input: VerdictInput): Verdict {
   if (report === null) {
     return { status: 'error', warnings: [`the runner wrote no usable report (exit ${String(process.exitCode)}); see ${input.logPath}`] };
   }
+  const contradictions = report.contradictions ?? [];
+  for (const c of contradictions) warnings.push(`the report contradicts itself: ${c.message}`);
   const failing = report.tests.filter((t) => t.status === 'failed' || t.status === 'error').length;
   if (failing > 0) {
     if (process.exitCode === 0) warnings.push('the runner exited 0 although its report holds failures');
@@ -67,6 +69,8 @@ export function decide(input: VerdictInput): Verdict {
   if (!report.complete) {
     return { status: 'error', warnings: [...warnings, `the runner's report ended early (exit ${String(process.exitCode)}); see ${input.logPath}`] };
   }
+  // Totals that disagree with the tests mean some results are missing or wrong: no pass.
+  if (contradictions.length > 0) return { status: contradictions.some((c) => c.saysFailed) ? 'failed' : 'error', warnings };
   const executed = report.tests.filter((t) => t.status !== 'skipped').length;
   const saysNoTests = executed === 0 && process.exitCode !== null && (input.noTestsExitCodes ?? []).includes(process.exitCode);
   if (process.exitCode !== 0 && !saysNoTests) {

@@ -3,8 +3,11 @@
  * failed to run (`testExecError`, or a failed file whose tests did not fail, with its
  * `message`) is an error entry named after the file. When `numRuntimeErrorTestSuites`
  * claims more such files than the report shows, the difference is kept as
- * unattributed error entries. An interrupted run (`wasInterrupted`) is not complete. */
-import type { FailedTest, ParseContext, ParsedReport, TestResult } from '../core/types.js';
+ * unattributed error entries. An interrupted run (`wasInterrupted`) is not complete.
+ * Totals (`numFailedTests` …) and `success` that disagree with the tests are
+ * contradictions (declared.ts). */
+import type { Contradiction, FailedTest, ParseContext, ParsedReport, TestResult } from '../core/types.js';
+import { checkOutcome, checkTotals, withContradictions } from './declared.js';
 import { appendAll, boundMessage, int, relativeFile, str } from './fields.js';
 import { JEST_NAME_SEPARATOR } from './jest.js';
 import { loadErrorName, objects, strings, stripAnsi, testId, type Json } from './jest-vitest-events.js';
@@ -13,6 +16,8 @@ import { textLocation } from './junit-location.js';
 import { documentParser, parseText, type ParserFactory } from './stream.js';
 
 const SKIPPED = new Set(['pending', 'skipped', 'disabled', 'todo']);
+/** Enough of a failure's text to find its message and its line. */
+const MAX_TEXT = 64 * 1024;
 
 export function parseJestJsonText(text: string, ctx: ParseContext): ParsedReport {
   let doc: unknown;
@@ -57,12 +62,28 @@ function fromReport(doc: Json, ctx: ParseContext): ParsedReport {
     tests.push({ id: `jest:unattributed-error-${i}`, name: `test file error not attributed to any file (${i} of ${claimed - fileErrors})`, file: null, line: null, status: 'error', message });
     if (i === 1) warnings.push(message);
   }
-  const total = doc['numTotalTests'];
-  const listed = tests.filter((t) => !t.id.startsWith('jest:') && t.name !== loadErrorName(t.file ?? '')).length;
-  if (typeof total === 'number' && total !== listed) warnings.push(`jest --json: numTotalTests is ${total}, but ${listed} test(s) are listed`);
   const interrupted = doc['wasInterrupted'] === true;
   if (interrupted) warnings.push('jest --json: the run was interrupted (wasInterrupted); later tests did not run');
-  return { tests, complete: !interrupted, warnings };
+  // An interrupted run's totals cover only part of it.
+  return withContradictions({ tests, complete: !interrupted, warnings }, interrupted ? [] : ownTotals(doc, tests));
+}
+
+/** jest's totals count the tests it lists (not the files that failed to run, which are
+ * numRuntimeErrorTestSuites); `success` covers those files too. */
+function ownTotals(doc: Json, tests: readonly TestResult[]): Contradiction[] {
+  const listed = tests.filter((t) => !t.id.startsWith('jest:') && t.name !== loadErrorName(t.file ?? ''));
+  const pending = doc['numPendingTests'];
+  const todo = doc['numTodoTests'];
+  const skipped = typeof pending === 'number' && typeof todo === 'number' ? pending + todo : pending;
+  return [
+    ...checkTotals([
+      { name: 'numTotalTests', value: doc['numTotalTests'], counts: 'all' },
+      { name: 'numPassedTests', value: doc['numPassedTests'], counts: 'passed' },
+      { name: 'numFailedTests', value: doc['numFailedTests'], counts: 'failing' },
+      { name: typeof todo === 'number' ? 'numPendingTests + numTodoTests' : 'numPendingTests', value: skipped, counts: 'skipped' },
+    ], listed),
+    ...checkOutcome('success', doc['success'], tests),
+  ];
 }
 
 function assertion(a: Json, file: string | null, ctx: ParseContext): TestResult | string {
@@ -76,7 +97,7 @@ function assertion(a: Json, file: string | null, ctx: ParseContext): TestResult 
   if (status === 'passed' || status === 'focused') return { ...base, status: 'passed' };
   if (SKIPPED.has(status)) return { ...base, status: 'skipped', ...(status === 'todo' ? { message: 'todo' } : {}) };
   if (status !== 'failed') return `${name}: unknown status ${JSON.stringify(status)}, ignored`;
-  const messages = strings(a['failureMessages']).map(stripAnsi);
+  const messages = strings(a['failureMessages']).map((m) => stripAnsi(m.slice(0, MAX_TEXT)));
   const isAssertion = objects(a['failureDetails']).some((d) => typeof d['matcherResult'] === 'object' && d['matcherResult'] !== null)
     || (a['failureDetails'] === undefined && /^Error: expect\(/.test(messages[0] ?? ''));
   const text = messages.map(withoutFrames).map((m) => (isAssertion ? m.replace(/^Error: /, '') : m)).join('\n\n');
@@ -98,7 +119,9 @@ function suiteError(suite: Json, file: string | null, own: readonly TestResult[]
   const stack = str(exec?.['stack']) ?? text;
   const at = file === null ? null : textLocation(stripAnsi(stack), file, ctx.root) ?? textLocation(text, file, ctx.root);
   const where = file ?? '(unknown file)';
-  return { id: where, name: loadErrorName(where), file, line: at?.line ?? null, status: 'error', message: boundMessage(suiteMessage(text) || 'Test suite failed to run') };
+  // The message is cut to 2 KiB in the end; the head of the text is all it can come from.
+  const message = suiteMessage(text.slice(0, MAX_TEXT)) || 'Test suite failed to run';
+  return { id: where, name: loadErrorName(where), file, line: at?.line ?? null, status: 'error', message: boundMessage(message) };
 }
 
 /** `● Test suite failed to run` and jest's code frame removed: the error itself. */

@@ -9,13 +9,14 @@
  * | node:test (`classname="test"`) | enclosing suites and the test joined by ` > ` | `::<name>` |
  * | minitest-reporters (`assertions` attribute) | `Class#test_name` | the same |
  * | jest-junit, mocha-junit-reporter, rspec_junit_formatter, run-tests `--junit` | name: it already holds the full title | `<file>::<name>` |
+ * | mocha's xunit (a `<testsuite name="Mocha Tests">` root) | classname (the suites' titles) and name joined by a space, as mocha shows it | `<file>::<name>` |
  * | anything else (Surefire, …) | `classname.name` | `classname::name` |
  *
  * A name that already contains its classname (the full-title producers) is never
  * qualified twice. */
 import { relativeFile } from './fields.js';
 
-export type Dialect = 'go' | 'pytest' | 'vitest' | 'node' | 'minitest' | 'full-title' | 'generic';
+export type Dialect = 'go' | 'pytest' | 'vitest' | 'node' | 'minitest' | 'full-title' | 'mocha-xunit' | 'generic';
 
 export interface CaseFacts {
   readonly classname: string;
@@ -27,9 +28,10 @@ export interface CaseFacts {
   readonly suiteFile: string | null;
 }
 
-/** The dialect the root or a suite announces, if any. */
-export function dialectOfRoot(attrs: Readonly<Record<string, string>>): Dialect | null {
+/** The dialect the root element (`element`) announces, if any. */
+export function dialectOfRoot(attrs: Readonly<Record<string, string>>, element = 'testsuites'): Dialect | null {
   const name = attrs['name'] ?? '';
+  if (name === 'Mocha Tests' && element === 'testsuite') return 'mocha-xunit';
   if (name === 'vitest tests') return 'vitest';
   // run-tests' own --junit output (`run-tests <framework>`) names each testcase in full.
   if (name === 'jest tests' || name === 'Mocha Tests' || name.startsWith('run-tests')) return 'full-title';
@@ -74,6 +76,10 @@ export function nameOf(dialect: Dialect, c: CaseFacts, root: string): Naming {
       return { name: full, id: full, file: null };
     }
     case 'full-title': return { name, id: fileId(name), file: null };
+    case 'mocha-xunit': {
+      const full = cls === '' ? name : `${cls} ${name}`;
+      return { name: full, id: fileId(full), file: null };
+    }
     case 'pytest':
     case 'generic': {
       if (cls === '' || name === cls || name.startsWith(`${cls} `) || name.endsWith(` ${cls}`)) return { name, id: cls === '' || name === cls ? name : `${cls}::${name}`, file: null };

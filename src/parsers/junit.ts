@@ -6,11 +6,13 @@
  * when those attributes claim more errors, failures or skips than the elements show
  * (gotestsum records a package that does not build only as `errors="1"` on
  * <testsuites>; mocha-junit-reporter a skipped test only in the root's `skipped`), the
- * difference becomes unattributed entries rather than being dropped. Names and ids per
- * producer: junit-names.ts. A go parent test (`TestTable` beside `TestTable/case`)
+ * difference becomes unattributed entries rather than being dropped; a claim of more
+ * tests, or of fewer failures, than the testcases show is a contradiction (declared.ts).
+ * Names and ids per producer: junit-names.ts. A go parent test (`TestTable` beside `TestTable/case`)
  * counts only when it failed on its own, as in the go parser. */
-import type { ParseContext, ParsedReport, TestResult } from '../core/types.js';
-import { boundMessage, relativeFile } from './fields.js';
+import type { Contradiction, ParseContext, ParsedReport, TestResult } from '../core/types.js';
+import { withContradictions } from './declared.js';
+import { appendAll, boundMessage, relativeFile } from './fields.js';
 import { messageOf as goMessage } from './go-text.js';
 import { goLocation, textLocation, type Location } from './junit-location.js';
 import { type CaseFacts, type Dialect, dialectOfCase, dialectOfRoot, dialectOfSuite, lineOfFileAttr, nameOf, positive, stripLine } from './junit-names.js';
@@ -109,7 +111,7 @@ class JunitReader {
       this.notJunit ??= `the root element is <${name}>, not <testsuites>, <testsuite> or <testcase>`;
       return;
     }
-    this.rootDialect ??= dialectOfRoot(attrs);
+    this.rootDialect ??= dialectOfRoot(attrs, name);
     if (name === 'testcase') return;
     if (!this.claim(attrs, `<${name}>`)) this.sumChildren = true;
   }
@@ -214,9 +216,11 @@ class JunitReader {
     const tests = this.withoutParents();
     const warnings = [...xml.problems.map((p) => `JUnit XML: ${p}`), ...this.warnings];
     if (this.notJunit !== null) warnings.unshift(`not a JUnit report: ${this.notJunit}`);
-    if (xml.complete && this.notJunit === null) tests.push(...this.unattributed(tests.length, warnings));
-    else if (!xml.complete) warnings.push(`the JUnit report is incomplete: ${this.entries.length} testcase(s) were read before it ended`);
-    return { tests, complete: xml.complete && this.notJunit === null, warnings };
+    if (!xml.complete) warnings.push(`the JUnit report is incomplete: ${this.entries.length} testcase(s) were read before it ended`);
+    if (!xml.complete || this.notJunit !== null) return { tests, complete: false, warnings };
+    const { extra, contradictions } = this.unattributed(tests.length, warnings);
+    appendAll(tests, extra);
+    return withContradictions({ tests, complete: true, warnings }, contradictions);
   }
 
   /** Drops go parents (`TestA` when `TestA/x` exists) unless they failed on their own. */
@@ -238,15 +242,20 @@ class JunitReader {
     }).map((e) => e.result);
   }
 
-  private unattributed(found: number, warnings: string[]): TestResult[] {
+  /** What the suites' counts claim beyond the testcases becomes unattributed entries; a
+   * claim of more tests than listed, or of fewer failures and errors, is a contradiction.
+   * Failures and errors are compared in total: mocha's xunit reporter counts its
+   * `<failure>` elements as `errors`, which is a classification, not a lost error. */
+  private unattributed(found: number, warnings: string[]): { extra: TestResult[]; contradictions: Contradiction[] } {
     const where = this.claimed.source.join(' + ');
+    const { claimed, counted } = this;
     const extra: TestResult[] = [];
-    const add = (kind: 'errors' | 'failures' | 'skipped') => {
-      const missing = (this.claimed[kind] ?? 0) - this.counted[kind];
+    const contradictions: Contradiction[] = [];
+    const add = (kind: 'errors' | 'failures' | 'skipped', missing: number) => {
       if (missing <= 0) return 0;
       const n = Math.min(missing, MAX_UNATTRIBUTED);
       if (n < missing) warnings.push(`${missing} ${kind} not in any testcase: only ${n} are listed`);
-      const message = `${where}: ${kind}="${this.claimed[kind]}", but ${this.counted[kind]} testcase(s) show one; ${missing} not attributed to any test (see the runner's log)`;
+      const message = `${where}: ${kind}="${claimed[kind] ?? 0}", but ${counted[kind]} testcase(s) show one; ${missing} not attributed to any test (see the runner's log)`;
       for (let i = 1; i <= n; i += 1) {
         const id = `junit:unattributed-${kind}-${i}`;
         const name = `${kind === 'skipped' ? 'skipped test' : kind === 'errors' ? 'error' : 'failure'} not attributed to any test (${i} of ${missing})`;
@@ -255,12 +264,24 @@ class JunitReader {
       warnings.push(message);
       return missing;
     };
-    const more = add('errors') + add('failures') + add('skipped');
-    const claimedTests = this.claimed.tests;
-    if (claimedTests !== undefined && (claimedTests < this.counted.tests || claimedTests > this.counted.tests + more)) {
-      warnings.push(`${where}: tests="${claimedTests}", but the report lists ${this.counted.tests} testcase(s); the testcases are what is counted (${found} after leaving out go parents)`);
+    let more = 0;
+    if (claimed.errors !== undefined || claimed.failures !== undefined) {
+      const failing = (claimed.errors ?? 0) + (claimed.failures ?? 0) - counted.errors - counted.failures;
+      const errors = Math.min(Math.max((claimed.errors ?? 0) - counted.errors, 0), Math.max(failing, 0));
+      more += add('errors', errors) + add('failures', failing - errors);
+      if (failing < 0) {
+        contradictions.push({ message: `${where}: failures="${claimed.failures ?? 0}" errors="${claimed.errors ?? 0}", but ${counted.failures + counted.errors} testcase(s) failed`, saysFailed: (claimed.failures ?? 0) + (claimed.errors ?? 0) > 0 });
+      }
     }
-    return extra;
+    if (claimed.skipped !== undefined) more += add('skipped', claimed.skipped - counted.skipped);
+    const claimedTests = claimed.tests;
+    if (claimedTests !== undefined && claimedTests > counted.tests + more) {
+      contradictions.push({ message: `${where}: tests="${claimedTests}", but the report lists ${counted.tests} testcase(s)`, saysFailed: false });
+    } else if (claimedTests !== undefined && claimedTests < counted.tests) {
+      // jest-junit leaves todo tests out of `tests` but lists them: more results than claimed hides none.
+      warnings.push(`${where}: tests="${claimedTests}", but the report lists ${counted.tests} testcase(s); the testcases are what is counted (${found} after leaving out go parents)`);
+    }
+    return { extra, contradictions };
   }
 }
 

@@ -1,5 +1,7 @@
-/** Parses rspec's own JSON formatter output (`--format json`), written only when the run ends. */
+/** Parses rspec's own JSON formatter output (`--format json`), written only when the run
+ * ends. Summary counts that disagree with the examples are contradictions (declared.ts). */
 import type { ParsedReport, Parser, TestResult } from '../core/types.js';
+import { checkTotals, withContradictions } from './declared.js';
 import { isFinished, mapExample, mapOutsideErrors, type RspecExample } from './rspec-shared.js';
 
 interface RspecJson {
@@ -31,6 +33,7 @@ export const parseRspecJson: Parser = (text, ctx): ParsedReport => {
     const mapped = mapExample(ex as RspecExample, ctx.root, warnings);
     if (mapped) tests.push(mapped);
   }
+  const examples = tests.length;
   const messages = Array.isArray(report.messages) ? report.messages.filter((m): m is string => typeof m === 'string') : [];
   const summary = isObject(report.summary) ? report.summary : null;
   const count = summary?.errors_outside_of_examples_count;
@@ -38,5 +41,14 @@ export const parseRspecJson: Parser = (text, ctx): ParsedReport => {
     'summary.errors_outside_of_examples_count', ctx.root));
   if (summary === null) warnings.push('rspec JSON report has no summary: the run did not reach its end');
   if (!Array.isArray(report.examples)) warnings.push('rspec JSON report has no examples array');
-  return { tests, complete: summary !== null && allFinished, warnings };
+  const complete = summary !== null && allFinished;
+  // A stopped run's summary covers only part of it.
+  return withContradictions({ tests, complete, warnings }, complete ? ownTotals(summary, tests.slice(0, examples)) : []);
 };
+
+/** rspec's summary counts examples; errors outside them have their own count, kept above. */
+const ownTotals = (summary: Record<string, unknown>, examples: readonly TestResult[]) => checkTotals([
+  { name: 'summary.example_count', value: summary['example_count'], counts: 'all' },
+  { name: 'summary.failure_count', value: summary['failure_count'], counts: 'failing' },
+  { name: 'summary.pending_count', value: summary['pending_count'], counts: 'skipped' },
+], examples);

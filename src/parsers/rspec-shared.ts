@@ -137,9 +137,11 @@ function mapOutsideError(text: string, root: string): FailedTest {
   };
 }
 
-/** A SyntaxError names the file only inside its message (`/abs/spec/x_spec.rb:2: syntax error`). */
+/** A SyntaxError names the file only inside its message (`/abs/spec/x_spec.rb:2: syntax error`).
+ * A candidate starts only where a word does: from every character of a long word the
+ * search would be quadratic in it. */
 function lineMentioned(text: string, file: string, root: string): number | null {
-  for (const m of text.matchAll(/(\S+?):(\d+):/g)) {
+  for (const m of text.matchAll(/(?<!\S)(\S+?):(\d+):/g)) {
     if (m[1] !== undefined && relativeFile(m[1], root) === file) return Number(m[2]);
   }
   return null;

@@ -8,14 +8,23 @@
  * give the file (`location`), the line of the failure (the first `stack` frame in that
  * file) and the error's class: an AssertionError is `failed`, anything else `error`.
  * Ids are `<file>::<name>` (the file empty when the producer did not say). The report
- * is complete only when the root's plan matches its count and nothing bailed out. */
+ * is complete only when it has a plan and nothing bailed out; a plan that disagrees with
+ * the count is a contradiction (declared.ts), unless the plan came first and fewer test
+ * points follow it (a cut-off report). So is a closing `# fail N` against the tests. */
 import { Parser, type FinalResults, type Result } from 'tap-parser';
-import type { ParseContext, ParsedReport, TestResult } from '../core/types.js';
+import type { Contradiction, ParseContext, ParsedReport, TestResult } from '../core/types.js';
+import { withContradictions } from './declared.js';
 import { boundMessage, relativeFile } from './fields.js';
 import { textLocation } from './junit-location.js';
 import { parseText, type ParserFactory } from './stream.js';
 
 type Diag = Record<string, unknown>;
+const LINE_BREAKS = /[\r\u2028\u2029]/;
+/** Real reports nest subtests a few levels; each level is a parser of its own. */
+export const MAX_DEPTH = 256;
+
+/** Nesting beyond MAX_DEPTH: the report is not read (parse-command calls it unparseable). */
+class TooDeep extends Error {}
 export const TAP_NAME_SEPARATOR = ' > ';
 
 interface Level {
@@ -42,11 +51,19 @@ export const parseTap = (text: string, ctx: ParseContext): ParsedReport => parse
 class TapReader {
   readonly tests: TestResult[] = [];
   private readonly warnings: string[] = [];
-  private readonly parser = new Parser({ passes: true });
+  // Without `passes: true`: it would keep every passing result a second time.
+  private readonly parser = new Parser();
   private final: FinalResults | null = null;
   private bailout: string | null = null;
   private extra = 0;
   private planned = false;
+  /** The plan came after test points, so the report cannot be cut off before them. */
+  private planLast = false;
+  /** node's and tape's closing `# fail N`; node counts a failed parent there too, so only zero or not is compared. */
+  private declaredFail: number | null = null;
+  private readonly contradictions: Contradiction[] = [];
+  /** The line the last chunk ended in, in pieces. */
+  private readonly carry: string[] = [];
   private ending = false;
   private readonly top: Level = { path: [], pending: null, failed: false };
 
@@ -57,19 +74,42 @@ class TapReader {
     this.parser.on('extra', () => void (this.extra += 1));
     // tap-parser makes up a `1..0` plan for a report without one: only a written plan counts.
     this.parser.on('plan', (plan: { comment?: string }) => {
-      if (!(this.ending && plan.comment === 'no tests found')) this.planned = true;
+      if (this.ending && plan.comment === 'no tests found') return;
+      this.planned = true;
+      this.planLast = this.parser.count > 0;
+    });
+    this.parser.on('comment', (line: string) => {
+      const fail = /^# fail (\d+)\s*$/.exec(line);
+      if (fail) this.declaredFail = Number(fail[1]);
     });
   }
 
+  /** tap-parser is given whole lines only: it looks for a line's end from the start of
+   * what it holds at every write, which is quadratic in a long line given in chunks. */
   write(chunk: string): void {
+    let start = 0;
+    for (let newline = chunk.indexOf('\n'); newline >= 0; newline = chunk.indexOf('\n', start)) {
+      const tail = chunk.slice(start, newline);
+      this.feed(this.carry.length === 0 ? tail : `${this.carry.splice(0).join('')}${tail}`);
+      start = newline + 1;
+    }
+    if (start < chunk.length) this.carry.push(chunk.slice(start));
+  }
+
+  /** One line. tap-parser's `.` stops at \r, U+2028 and U+2029: one of them inside a line
+   * would leave it, and every line after it, unread. */
+  private feed(raw: string): void {
+    const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
     try {
-      this.parser.write(chunk);
+      this.parser.write(`${LINE_BREAKS.test(line) ? line.replace(/[\r\u2028\u2029]/g, ' ') : line}\n`);
     } catch (error) {
+      if (error instanceof TooDeep) throw error;
       this.warnings.push(`TAP: the parser failed: ${(error as Error).message}`);
     }
   }
 
   end(): ParsedReport {
+    if (this.carry.length > 0) this.feed(this.carry.splice(0).join(''));
     this.ending = true;
     try {
       this.parser.end();
@@ -90,19 +130,32 @@ class TapReader {
       } else if (skipAll && this.tests.length > 0) {
         complete = false;
         this.warnings.push(`TAP: the plan ${start}..${end} says no tests, but ${this.tests.length} were reported`);
-      } else if (!skipAll && end - start + 1 !== final.count) {
+      } else if (!skipAll && end - start + 1 > final.count && !this.planLast) {
         complete = false;
         this.warnings.push(`TAP: the plan ${start}..${end} does not match the ${final.count} test point(s) reported`);
+      } else if (!skipAll && end - start + 1 !== final.count) {
+        this.contradictions.push({ message: `TAP: the plan ${start}..${end} says ${end - start + 1} test point(s), but ${final.count} were reported`, saysFailed: false });
       }
     }
+    if (complete) this.checkFailCount();
     if (final === null) this.warnings.push('TAP: the parser never finished');
     if (this.extra > 0) this.warnings.push(`TAP: ${this.extra} line(s) were not TAP and were ignored`);
-    return { tests: this.tests, complete, warnings: this.warnings };
+    return withContradictions({ tests: this.tests, complete, warnings: this.warnings }, this.contradictions);
+  }
+
+  private checkFailCount(): void {
+    const failing = this.tests.filter((t) => t.status === 'failed' || t.status === 'error').length;
+    const n = this.declaredFail;
+    if (n === null || (n > 0) === (failing > 0)) return;
+    this.contradictions.push({ message: `TAP: "# fail ${n}" at the end, but ${failing} listed test(s) failed`, saysFailed: n > 0 });
   }
 
   /** Listens to one parser (the root or a subtest's); `level` is its place in the tree. */
   private attach(parser: Parser, level: Level): void {
     parser.on('child', (child: Parser) => {
+      if (level.path.length >= MAX_DEPTH) {
+        throw new TooDeep(`subtests nest more than ${MAX_DEPTH} deep (under ${level.path.slice(0, 3).join(TAP_NAME_SEPARATOR)} …); TAP reports are read to a depth of ${MAX_DEPTH}`);
+      }
       const sub: Level = { path: [...level.path, child.name || `subtest ${parser.count + 1}`], pending: null, failed: false };
       level.pending = sub;
       this.attach(child, sub);

@@ -9,7 +9,7 @@ import type { RunStatus, TestResult } from '../core/types.js';
  * raw in attributes (a parser folds them into spaces) and passes characters XML 1.0
  * forbids, and test output is full of both. */
 export function renderJunit(report: RunReport, tests: readonly TestResult[]): string {
-  const suites = [...groupBySuite(report, tests), ...harnessSuite(report)];
+  const suites = [...groupBySuite(report, tests), ...harnessSuite(report, tests)];
   const all = suites.flatMap((s) => s.cases);
   const lines = [
     '<?xml version="1.0" encoding="UTF-8"?>',
@@ -61,9 +61,11 @@ const HARNESS_FAILURES: readonly RunStatus[] = ['error', 'timed_out', 'interrupt
 
 /** A run that did not end in a usable report (no report, a timeout, Ctrl-C) must not
  * look green to CI because the tests that did finish passed: it becomes one errored
- * testcase named after run-tests, carrying the error and the warnings. */
-function harnessSuite(report: RunReport): Suite[] {
-  if (!HARNESS_FAILURES.includes(report.status)) return [];
+ * testcase named after run-tests, carrying the error and the warnings. So does a failed
+ * run none of whose tests failed (a report whose own totals say it failed). */
+function harnessSuite(report: RunReport, tests: readonly TestResult[]): Suite[] {
+  const failedUnseen = report.status === 'failed' && !tests.some((t) => t.status === 'failed' || t.status === 'error');
+  if (!HARNESS_FAILURES.includes(report.status) && !failedUnseen) return [];
   const message = [report.error?.message, ...report.warnings].filter((m): m is string => m !== undefined && m !== '').join('\n')
     || `the run ended with status ${report.status}`;
   return [{

@@ -45,6 +45,16 @@ describe('decide', () => {
     expect(verdict.status).toBe('error');
   });
 
+  it('never passes a report that contradicts itself: failed when its own numbers say so, else error', () => {
+    const says = (saysFailed: boolean, tests = [pass('a')]) => decide(input({ report: { ...report(tests), contradictions: [{ message: 'numFailedTests is 1, but 0 listed tests failed', saysFailed }] } }));
+    expect(says(true)).toEqual({ status: 'failed', warnings: ['the report contradicts itself: numFailedTests is 1, but 0 listed tests failed'] });
+    expect(says(false).status).toBe('error');
+    // Nor is it no_tests: the report says tests ran that it does not list.
+    expect(says(false, []).status).toBe('error');
+    expect(says(false, [fail('b')]).status).toBe('failed');
+    expect(decide(input({ report: { ...report([pass('a')]), contradictions: [] } })).status).toBe('passed');
+  });
+
   it('reports no_tests for zero tests, all-skipped runs and --min-tests', () => {
     expect(decide(input({ report: report([]) })).status).toBe('no_tests');
     expect(decide(input({ report: report([skip('a'), skip('b')]) })).warnings).toEqual(['all 2 tests were skipped']);

@@ -60,6 +60,33 @@ describe('jest --json, edge cases', () => {
   });
 });
 
+describe('jest --json, totals that contradict the tests', () => {
+  const passing = [{ name: '/p/a.test.js', status: 'passed', assertionResults: [assertion({}), assertion({ title: 's', status: 'pending' })] }];
+
+  it('recorded: a passing run with numFailedTests 1 and success false (one edit of jest-passing.json)', () => {
+    expect(read('jest-passing.json').contradictions).toBeUndefined();
+    expect(read('jest-contradicts.json').contradictions).toEqual([
+      { message: 'numFailedTests is 1, but 0 listed tests failed', saysFailed: true },
+      { message: 'success is false, but 0 listed tests failed', saysFailed: true },
+    ]);
+  });
+
+  it('checks every total against the listed tests, not against files that failed to run', () => {
+    const totals = { numTotalTests: 2, numPassedTests: 1, numFailedTests: 0, numPendingTests: 1, numTodoTests: 0, success: true };
+    expect(report(passing, totals).contradictions).toBeUndefined();
+    expect(report(passing, { ...totals, numTotalTests: 3, numPendingTests: 0 }).contradictions?.map((c) => c.message)).toEqual([
+      'numTotalTests is 3, but 2 tests are listed', 'numPendingTests + numTodoTests is 0, but 1 listed test was skipped',
+    ]);
+    expect(report(passing, { ...totals, success: false }).contradictions).toEqual([{ message: 'success is false, but 0 listed tests failed', saysFailed: true }]);
+    // A load error is numRuntimeErrorTestSuites, not numFailedTests; success covers it.
+    expect(read('jest-load-error.json').contradictions).toBeUndefined();
+  });
+
+  it('does not check an interrupted run, whose totals cover only part of it', () => {
+    expect(report(passing, { numFailedTests: 1, wasInterrupted: true }).contradictions).toBeUndefined();
+  });
+});
+
 describe('jest --json, large files', () => {
   it('reads a file of 200,000 tests (appending them one argument each would overflow the stack)', () => {
     const many = Array.from({ length: 200_000 }, (_, i) => assertion({ title: `t${i}` }));

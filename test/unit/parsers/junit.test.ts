@@ -59,6 +59,17 @@ describe('JUnit XML, recorded from real producers', () => {
     ]);
   });
 
+  it('reads mocha\'s xunit reporter: errors="2" failures="0" beside two <failure> elements is no phantom error', () => {
+    const report = read('mocha-xunit-mixed.xml');
+    expect(report.tests.map((t) => [t.name, t.status])).toEqual([['math adds', 'passed'], ['math subtracts', 'failed'], ['math skipped', 'skipped'], ['math nested throws', 'failed']]);
+    expect([report.warnings, report.contradictions]).toEqual([[], undefined]);
+  });
+
+  it('a passing mocha xunit report whose suite says tests="2" beside one testcase contradicts itself', () => {
+    expect(read('mocha-xunit-passing.xml').contradictions).toBeUndefined();
+    expect(read('mocha-xunit-contradicts.xml').contradictions).toEqual([{ message: '<testsuite>: tests="2", but the report lists 1 testcase(s)', saysFailed: false }]);
+  });
+
   it('a truncated report is incomplete and keeps the testcases read before the cut', () => {
     const report = read('jest-junit-truncated.xml');
     expect(report.complete).toBe(false);
@@ -116,6 +127,19 @@ describe('JUnit XML, edge cases', () => {
     expect(report.tests[1]).toMatchObject({ message: expect.stringContaining('<testsuites>: errors="1"') });
     // Without counts on <testsuites>, the top-level suites' counts are summed (nested ones are not added again).
     expect(parse('<testsuites><testsuite errors="1"><testsuite errors="1"/></testsuite><testsuite errors="1"/></testsuites>').tests).toHaveLength(2);
+  });
+
+  it('compares failures and errors in total: a different split is a classification, more is unattributed, fewer a contradiction', () => {
+    const failing = '<testcase name="a"><failure/></testcase>';
+    expect(parse(`<testsuite tests="1" failures="0" errors="1">${failing}</testsuite>`)).toMatchObject({ tests: [{ name: 'a', status: 'failed' }], warnings: [] });
+    expect(parse(`<testsuite tests="2" failures="1" errors="1">${failing}</testsuite>`).tests.map((t) => t.id)).toEqual(['a', 'junit:unattributed-errors-1']);
+    expect(parse(`<testsuite tests="1" failures="0" errors="0">${failing}</testsuite>`).contradictions)
+      .toEqual([{ message: '<testsuite>: failures="0" errors="0", but 1 testcase(s) failed', saysFailed: false }]);
+    // More testcases than `tests` (jest-junit leaves todo tests out of it) hides nothing: a warning only.
+    const more = parse('<testsuite tests="1"><testcase name="a"/><testcase name="b"/></testsuite>');
+    expect([more.contradictions, more.warnings]).toEqual([undefined, [expect.stringContaining('tests="1", but the report lists 2')]]);
+    expect(parse('<testsuite tests="3"><testcase name="a"/><testcase name="b"/></testsuite>').contradictions)
+      .toEqual([{ message: '<testsuite>: tests="3", but the report lists 2 testcase(s)', saysFailed: false }]);
   });
 
   it('drops a go parent testcase unless it failed on its own', () => {

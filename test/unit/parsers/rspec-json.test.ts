@@ -11,7 +11,8 @@ describe('parseRspecJson on recorded rspec output', () => {
   const cases = readdirSync(outputs).filter((f) => f.endsWith('.json') && !f.endsWith('.expected.json'));
 
   it('has the recorded cases', () => {
-    expect(cases.sort()).toEqual(['filtered.json', 'hang.json', 'load-error.json', 'mixed.json', 'rerun-by-ids.json', 'truncated.json']);
+    expect(cases.sort()).toEqual(['filtered.json', 'hang.json', 'load-error.json', 'mixed.json', 'rerun-by-ids.json', 'truncated.json']
+      .concat('contradicts.json').sort());
   });
 
   it.each(cases)('%s matches its expected report', (file) => {
@@ -79,6 +80,28 @@ describe('parseRspecJson examples', () => {
     expect(parseRspecJson(JSON.stringify({ examples: [example({ status: 'passed' })] }), ctx)).toMatchObject({ complete: false, tests: [{ status: 'passed' }] });
     expect(parseRspecJson('', ctx)).toMatchObject({ complete: false, tests: [] });
     expect(parseRspecJson('<html>', ctx).warnings).toHaveLength(1);
+  });
+});
+
+describe('parseRspecJson summary counts that contradict the examples', () => {
+  it('recorded: the passing filtered run with failure_count 1 (one edit of filtered.json)', () => {
+    expect(parseRspecJson(read('filtered.json'), ctx).contradictions).toBeUndefined();
+    expect(parseRspecJson(read('contradicts.json'), ctx).contradictions).toEqual([{ message: 'summary.failure_count is 1, but 0 listed tests failed', saysFailed: true }]);
+  });
+
+  it('checks example_count, failure_count and pending_count against the examples only', () => {
+    const summary = (counts: Record<string, number>) => ({ summary: { duration: 0, example_count: 1, failure_count: 0, pending_count: 0, errors_outside_of_examples_count: 0, ...counts } });
+    const passed = [example({ status: 'passed' })];
+    expect(parseRspecJson(report(passed, summary({})), ctx).contradictions).toBeUndefined();
+    expect(parseRspecJson(report(passed, summary({ example_count: 2, pending_count: 1 })), ctx).contradictions?.map((c) => c.message)).toEqual([
+      'summary.example_count is 2, but 1 test is listed', 'summary.pending_count is 1, but 0 listed tests were skipped',
+    ]);
+    // An error outside examples has its own count and its own entry.
+    expect(parseRspecJson(withErrors(['\nAn error occurred while loading ./spec/x_spec.rb.\n'], 1), ctx).contradictions).toBeUndefined();
+  });
+
+  it('does not check a run stopped mid-example (its summary covers part of it)', () => {
+    expect(parseRspecJson(read('hang.json'), ctx).contradictions).toBeUndefined();
   });
 });
 

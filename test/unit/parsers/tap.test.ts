@@ -82,6 +82,26 @@ describe('TAP, edge cases', () => {
     expect(tap('TAP version 14', '1..0 # no tests here')).toMatchObject({ complete: true, tests: [] });
   });
 
+  it('recorded: a passing node run with "# fail 1", or with its closing plan made 1..5, contradicts itself', () => {
+    expect(read('node-test-passing.tap')).toMatchObject({ complete: true });
+    expect(read('node-test-passing.tap')).not.toHaveProperty('contradictions');
+    expect(read('node-test-contradicts-fail.tap').contradictions).toEqual([{ message: 'TAP: "# fail 1" at the end, but 0 listed test(s) failed', saysFailed: true }]);
+    expect(read('node-test-contradicts-plan.tap')).toMatchObject({ complete: true, contradictions: [{ message: 'TAP: the plan 1..5 says 5 test point(s), but 4 were reported', saysFailed: false }] });
+  });
+
+  it('a plan that disagrees with the count contradicts the report, unless it came first and fewer points follow (cut off)', () => {
+    expect(tap('1..1', 'ok 1 - a', 'ok 2 - b')).toMatchObject({ complete: true, contradictions: [{ message: 'TAP: the plan 1..1 says 1 test point(s), but 2 were reported' }] });
+    expect(tap('ok 1 - a', '1..2').contradictions).toHaveLength(1);
+    expect(tap('1..2', 'ok 1 - a')).toMatchObject({ complete: false });
+    expect(tap('1..2', 'ok 1 - a')).not.toHaveProperty('contradictions');
+  });
+
+  it('compares "# fail N" with the tests only as zero or not (node counts a failed parent there too)', () => {
+    expect(tap('1..1', 'not ok 1 - a', '# fail 0').contradictions).toEqual([{ message: 'TAP: "# fail 0" at the end, but 1 listed test(s) failed', saysFailed: false }]);
+    expect(tap('1..1', 'not ok 1 - a', '# fail 2').contradictions).toBeUndefined();
+    expect(tap('1..1', 'ok 1 - a', '# pass 1', '# fail 0').contradictions).toBeUndefined();
+  });
+
   it('ignores lines that are not TAP, with a warning', () => {
     const report = tap('hello from console.log', '1..1', 'ok 1 - a');
     expect(report).toMatchObject({ complete: true, tests: [{ name: 'a' }] });

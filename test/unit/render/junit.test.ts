@@ -179,6 +179,10 @@ describe('renderJunit', () => {
     const missing = parse(renderJunit(report({ status: 'error', framework: null, error: { code: 'REPORT_MISSING', message: '/p/r.xml is missing' } }), []));
     expect(missing.attrs).toEqual({ name: 'run-tests', tests: '1', failures: '0', errors: '1', time: '0.000' });
     expect(schemaViolations(missing)).toEqual([]);
+    // A failed report none of whose tests failed (its own totals say it failed) is not green either.
+    const unseen = parse(renderJunit(report({ status: 'failed', warnings: ['the report contradicts itself: numFailedTests is 1, but 0 listed tests failed'] }), TESTS.slice(0, 1)));
+    expect(unseen.attrs).toMatchObject({ tests: '2', failures: '0', errors: '1' });
+    expect(unseen.children.at(-1)?.children[0]?.children[0]).toMatchObject({ tag: 'error', text: 'the report contradicts itself: numFailedTests is 1, but 0 listed tests failed' });
     // Failed and no-tests runs say all there is in their testcases.
     expect(parse(renderJunit(report({ status: 'no_tests' }), [])).children).toEqual([]);
     expect(parse(renderJunit(report({ status: 'passed' }), TESTS.slice(0, 1))).children).toHaveLength(1);
