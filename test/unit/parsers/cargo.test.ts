@@ -96,7 +96,7 @@ describe('cargo parser', () => {
       const text = parseCargo(recordedText('text-all'), ctx);
       const json = parseCargo(recorded('mixed'), ctx);
       expect(text.warnings).toEqual([]);
-      const byName = (r: typeof text) => r.tests.map((t) => [t.name, t.file, t.line, t.status, t.message]).sort((a, b) => String(a[0]).localeCompare(String(b[0])));
+      const byName = (r: typeof text) => r.tests.map((t) => [t.name, t.file, t.line, t.status, 'message' in t ? t.message : null]).sort((a, b) => String(a[0]).localeCompare(String(b[0])));
       expect(byName(text)).toEqual(byName(json));
       expect(text.tests.find((t) => t.name === 'integration tests/api.rs: api_doubles_wrongly')?.id).toBe('--test api api_doubles_wrongly');
     });
