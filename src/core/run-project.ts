@@ -14,7 +14,7 @@ import { followReports, type ReportFollower } from './follow-reports.js';
 import { readLogTail } from './log-tail.js';
 import type { RunReport } from './report.js';
 import type { Interrupts, RunRequest } from './request.js';
-import type { FailedTest, FailedTestRecord, RunStatus, TestResult } from './types.js';
+import type { FailedTest, FailedTestRecord, ParsedReport, RunStatus, TestResult } from './types.js';
 import { onPath } from '../process/index.js';
 import { decide, summarize } from './verdict.js';
 
@@ -172,7 +172,7 @@ async function finish(run: Execution, outcome: ProcessOutcome, follower: ReportF
       failed_tests: nextFailures(run.previous, tests, wholeTruth, extra),
     });
   }
-  const result = buildReport(run, {
+  const result = buildReport(asRan(run, report?.ran), {
     status,
     outcome,
     summary: summarize(report ? tests : null),
@@ -184,4 +184,12 @@ async function finish(run: Execution, outcome: ProcessOutcome, follower: ReportF
   });
   writeJsonAtomic(artifacts.lastReport, result);
   return { report: result, tests };
+}
+
+/** The run as the report says it went: when a launcher of ours started another command
+ * than the planned one (ParsedReport.ran), that command is shown, and why in the reason. */
+function asRan(run: Execution, ran: ParsedReport['ran']): Execution {
+  if (ran === undefined) return run;
+  const { argv: _planned, shownArgv: _shown, ...rest } = run.invocation;
+  return { ...run, invocation: { ...rest, argv: ran.argv, notes: [...(rest.notes ?? []), ran.why] } };
 }

@@ -31,6 +31,10 @@ export interface ParsedReport {
   /** True only when the report shows the run reached its end (not truncated or cut off). */
   readonly complete: boolean;
   readonly warnings: readonly string[];
+  /** The command a launcher of ours started instead of the planned one, as the report
+   * says (pytest from PATH when the project's python3 has no pytest module): the report
+   * shows it as `command`, and `why` in its reason. */
+  readonly ran?: { readonly argv: readonly string[]; readonly why: string };
 }
 
 export interface ParseContext {

@@ -22,7 +22,7 @@ const lines = (...ls: string[]) => `${ls.join('\n')}\n`;
 
 describe('pytest parser on recorded real outputs', () => {
   it('has every recorded case', () => {
-    expect(cases.sort()).toEqual(['collect-error', 'filtered', 'mixed', 'no-tests', 'not-found', 'rerun', 'truncated', 'xpass']);
+    expect(cases.sort()).toEqual(['collect-error', 'fallback', 'filtered', 'mixed', 'no-tests', 'not-found', 'rerun', 'truncated', 'xpass']);
   });
 
   it.each(cases)('%s matches its expected report', (name) => {
