@@ -9,7 +9,9 @@ export type HarnessErrorCode =
   | 'REPORT_MISSING'
   | 'REPORT_UNPARSEABLE'
   | 'STORE_CORRUPT'
-  | 'FAILURES_MISSING';
+  | 'FAILURES_MISSING'
+  /** The runner's version is outside the range run-tests supports. */
+  | 'RUNNER_UNSUPPORTED';
 
 export class HarnessError extends Error {
   override readonly name = 'HarnessError';

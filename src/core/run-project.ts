@@ -137,6 +137,7 @@ async function finish(run: Execution, outcome: ProcessOutcome, follower: ReportF
   const { request, artifacts } = run;
   const read = follower.finish();
   const report = read.report;
+  if (report?.unusable) throw new HarnessError(report.unusable.code, report.unusable.message, { command: run.invocation.argv.join(' ') });
   const verdict = decide({
     process: outcome,
     report,

@@ -35,6 +35,9 @@ export interface ParsedReport {
    * says (pytest from PATH when the project's python3 has no pytest module): the report
    * shows it as `command`, and `why` in its reason. */
   readonly ran?: { readonly argv: readonly string[]; readonly why: string };
+  /** The runner says run-tests cannot use it (a version outside the range supported):
+   * the run is this harness error, whatever else the report holds. */
+  readonly unusable?: { readonly code: 'RUNNER_UNSUPPORTED'; readonly message: string };
 }
 
 export interface ParseContext {

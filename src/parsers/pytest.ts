@@ -25,12 +25,13 @@ interface State {
   exitStatus: number | null;
   collectErrors: number;
   ran: ParsedReport['ran'];
+  unsupported: string | null;
 }
 
 const PHASES: ReadonlySet<string> = new Set<Phase>(['setup', 'call', 'teardown']);
 
 export const createPytestParser: ParserFactory = (ctx) => {
-  const state: State = { ctx, entries: new Map(), outside: new Map(), warnings: [], usage: [], exitStatus: null, collectErrors: 0, ran: undefined };
+  const state: State = { ctx, entries: new Map(), outside: new Map(), warnings: [], usage: [], exitStatus: null, collectErrors: 0, ran: undefined, unsupported: null };
   return lineParser({
     line(raw, lineNo, cutOff) {
       const record = jsonLine(raw, lineNo, cutOff, state.warnings);
@@ -50,6 +51,10 @@ function handle(r: JsonObject, state: State): string | null {
       return null;
     case 'launch': // written by run_pytest.py when it falls back to another pytest
       return launch(r, state);
+    case 'unsupported': // the plugin stopped pytest: its version is too old for it
+      state.unsupported = `pytest ${str(r['pytest']) ?? '(unknown version)'}${str(r['python']) === null ? '' : ` (${str(r['python'])})`} is not supported: `
+        + `run-tests supports pytest ${str(r['supported']) ?? 'newer ones'}; install one into this python, or into the project's virtualenv`;
+      return null;
     case 'test':
       return phase(r, state);
     case 'collect':
@@ -172,5 +177,9 @@ function finish(state: State): ParsedReport {
     const why = status === 2 ? 'was interrupted' : status === 3 ? 'hit an internal error' : status === 4 ? 'stopped with a usage error' : 'ended';
     warnings.push(`pytest ${why} (exit status ${status}); the log has its output`);
   }
-  return { tests, complete, warnings, ...(state.ran === undefined ? {} : { ran: state.ran }) };
+  return {
+    tests, complete, warnings,
+    ...(state.ran === undefined ? {} : { ran: state.ran }),
+    ...(state.unsupported === null ? {} : { unusable: { code: 'RUNNER_UNSUPPORTED' as const, message: state.unsupported } }),
+  };
 }

@@ -4,7 +4,7 @@ import fs from 'fs-extra';
 import os from 'node:os';
 import path from 'node:path';
 import type { RunReport } from '../../src/core/report.js';
-import { copyFixture, failures, hasTools, processGone, runCli, runJson, waitFor } from './helpers.js';
+import { copyFixture, failures, hasTools, processGone, REPO, runCli, runJson, waitFor } from './helpers.js';
 
 const suite = hasTools('python3', 'pytest-3') ? describe : describe.skip;
 
@@ -240,6 +240,25 @@ suite('pytest', () => {
     const grandchild = Number(await fs.readFile(pidFile, 'utf8'));
     expect(grandchild).toBeGreaterThan(1);
     await waitFor(`grandchild ${grandchild} to die`, () => processGone(grandchild), 2000);
+  });
+
+  it('refuses a pytest older than the plugin supports as RUNNER_UNSUPPORTED, before any test runs', async () => {
+    // No pytest below 7.0 is installable here: a copy of run-tests whose plugin asks for
+    // more than Debian's 7.2 stands for one, the rest of the path unchanged.
+    const pkg = await fs.mkdtemp(path.join(os.tmpdir(), 'run-tests-pkg-'));
+    for (const part of ['bin', 'dist', 'reporters', 'package.json']) await fs.copy(path.join(REPO, part), path.join(pkg, part));
+    const plugin = path.join(pkg, 'reporters/pytest/run_tests_pytest.py');
+    const source = await fs.readFile(plugin, 'utf8');
+    expect(source).toContain('SUPPORTED_FROM = (7, 0)\n');
+    await fs.writeFile(plugin, source.replace('SUPPORTED_FROM = (7, 0)\n', 'SUPPORTED_FROM = (7, 3)\n'));
+    const dir = await copyFixture('pytest-mixed');
+    const { exitCode, stdout } = await runCli(['--cwd', dir, '--json'], { env: DEBIAN, bin: path.join(pkg, 'bin/run-tests.js') });
+    const report = JSON.parse(stdout) as RunReport;
+    expect([exitCode, report.status, report.summary.run, report.error]).toEqual([3, 'error', null, {
+      code: 'RUNNER_UNSUPPORTED',
+      message: "pytest 7.2.1 (/usr/bin/python3) is not supported: run-tests supports pytest 7.3 or later; install one into this python, or into the project's virtualenv",
+    }]);
+    expect(await fs.readFile(path.join(dir, '.run-tests/last-test.log'), 'utf8')).toContain('ERROR: run-tests supports pytest 7.3 or later; this is pytest 7.2.1');
   });
 
   it('says what to install when python3 is missing', async () => {

@@ -128,4 +128,21 @@ describe('pytest parser on small inputs', () => {
     parser.push(lines(phase('teardown', 'passed')));
     expect(parser.finished).toBe(1);
   });
+
+  describe('what the launcher and the plugin say about pytest itself', () => {
+    it('a pytest older than the plugin supports is RUNNER_UNSUPPORTED, naming its version and python', () => {
+      const line = JSON.stringify({ type: 'unsupported', pytest: '6.2.5', python: '/usr/bin/python3', supported: '7.0 or later' });
+      expect(parse(lines(line))).toEqual({
+        tests: [], complete: false, warnings: [],
+        unusable: { code: 'RUNNER_UNSUPPORTED', message: "pytest 6.2.5 (/usr/bin/python3) is not supported: run-tests supports pytest 7.0 or later; install one into this python, or into the project's virtualenv" },
+      });
+    });
+
+    it('a fallback to another pytest is what ran; a launch line without its fields is ignored with a warning', () => {
+      const launch = JSON.stringify({ type: 'launch', argv: ['pytest', 'tests/test_a.py'], why: 'python3 (/x) has no pytest module' });
+      expect(parse(lines(launch, START, session(5))).ran).toEqual({ argv: ['pytest', 'tests/test_a.py'], why: 'python3 (/x) has no pytest module' });
+      const bad = parse(lines('{"type":"launch","argv":"pytest"}', START, session(5)));
+      expect([bad.ran, bad.warnings]).toEqual([undefined, ['line 1: launch line without argv or why, ignored']]);
+    });
+  });
 });
