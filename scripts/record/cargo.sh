@@ -76,6 +76,7 @@ record returns-err cargo-returns-err . --
   record_text text-stdout cargo-mixed stdout
   record_text text-all cargo-mixed all
   record_text text-returns-err cargo-returns-err stdout
+  record_text text-terse cargo-mixed stdout -q
 )
 
 # A run killed mid-write: mixed up to the first failure of the integration tests, the

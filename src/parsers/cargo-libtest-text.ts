@@ -1,6 +1,7 @@
 /** libtest's text output (`cargo test` without the JSON format), read as the JSON events
  * libtest would have printed, so that the cargo parser treats both forms alike. A block
- * is `running N tests`, one `test NAME ... ok|FAILED|ignored` line per test, the
+ * is `running N tests`, one `test NAME ... ok|FAILED|ignored` line per test (in the terse
+ * form, `-q`, only `NAME --- FAILED` lines: its passing tests stay unnamed), the
  * `failures:` section with each failed test's captured output, and `test result: …`.
  * Nothing else is needed: current cargo prints its `Running …` headers on stderr, so a
  * file of stdout alone says nothing about which target a block belongs to. */
@@ -11,10 +12,12 @@ type Json = Record<string, unknown>;
 const RUNNING = /^running (\d+) tests?$/;
 /** `test tests::a ... ok`, `… - should panic ... ok`, `… ... ignored, slow`, `… ... ok <0.002s>`. */
 const RESULT = /^test (.+?)(?: - should panic)? \.\.\. (ok|FAILED|ignored)(?:, (.*?))?(?: <(\d+(?:\.\d+)?)s>)?$/;
+/** The terse form (`cargo test -q`) names failures only: `tests::a --- FAILED`. */
+const TERSE_FAILED = /^(\S.*?) --- FAILED$/;
 /** `---- tests::a stdout ----`: a failed test's captured output follows. */
 const OUTPUT = /^---- (.+) stdout ----$/;
-/** `test result: FAILED. 2 passed; 2 failed; …`: the block's end. */
-const SUMMARY = /^test result: (ok|FAILED)\./;
+/** `test result: FAILED. 2 passed; 2 failed; 1 ignored; …`: the block's end. */
+const SUMMARY = /^test result: (ok|FAILED)\.(?: (\d+) passed; (\d+) failed; (\d+) ignored;)?/;
 
 export class LibtestText {
   /** Inside a block: the failed tests' records, to which their output is added. */
@@ -35,7 +38,8 @@ export class LibtestText {
     if ((m = SUMMARY.exec(line))) {
       this.closeOutput();
       this.failed = null;
-      return [{ type: 'suite', event: m[1] === 'ok' ? 'ok' : 'failed' }];
+      const counts = m[4] === undefined ? {} : { passed: Number(m[2]), failed: Number(m[3]), ignored: Number(m[4]) };
+      return [{ type: 'suite', event: m[1] === 'ok' ? 'ok' : 'failed', ...counts }];
     }
     if ((m = OUTPUT.exec(line))?.[1]) {
       this.closeOutput();
@@ -50,6 +54,7 @@ export class LibtestText {
       this.closeOutput();
     }
     if ((m = RESULT.exec(line))?.[1] && m[2]) return [this.result(m[1], m[2], m[3], m[4])];
+    if ((m = TERSE_FAILED.exec(line))?.[1]) return [this.result(m[1], 'FAILED', undefined, undefined)];
     return null;
   }
 

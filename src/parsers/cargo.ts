@@ -85,6 +85,8 @@ class CargoStream {
   private builds = 0;
   private failedBuilds = 0;
   private cutOff = false;
+  /** A suite whose own counts exceed the tests read (terse text, `-q`, names none). */
+  private miscounted = false;
 
   constructor(private readonly ctx: ParseContext) {
     this.workspace = ctx.hints?.workspace ?? ctx.root;
@@ -118,7 +120,7 @@ class CargoStream {
   end(): ParsedReport {
     const tests: TestResult[] = [...this.compileErrors.values()];
     // Text output has no build-finished line: its blocks are the evidence.
-    let complete = !this.cutOff && (this.builds > 0 || (this.suites.length > 0 && this.compileErrors.size === 0));
+    let complete = !this.cutOff && !this.miscounted && (this.builds > 0 || (this.suites.length > 0 && this.compileErrors.size === 0));
     for (const suite of this.suites) {
       appendAll(tests, this.results(suite));
       if (!suite.done) complete = false;
@@ -148,7 +150,7 @@ class CargoStream {
     const event = str(json['event']) ?? '';
     if (type === 'suite' && event === 'started') return this.startSuite();
     const suite = this.suites.at(-1);
-    if (type === 'suite' && suite) suite.done = true;
+    if (type === 'suite' && suite) this.endSuite(suite, json);
     const name = str(json['name']);
     if (type !== 'test' || !suite || name === null) return;
     if (event === 'started') suite.started.add(name);
@@ -156,6 +158,16 @@ class CargoStream {
       suite.events.push({ name, event, json });
       this.finished += 1;
     }
+  }
+
+  private endSuite(suite: Suite, json: Json): void {
+    suite.done = true;
+    const counts = [json['passed'], json['failed'], json['ignored']];
+    if (!counts.every((n) => typeof n === 'number')) return;
+    const counted = (counts as number[]).reduce((a, b) => a + b, 0);
+    if (counted <= suite.events.length) return;
+    this.miscounted = true;
+    this.warnings.push(`a libtest block counts ${counted} tests but names only ${suite.events.length} (the terse output of \`cargo test -q\` names no passing test): the report is incomplete`);
   }
 
   private artifact(json: Json): void {

@@ -114,6 +114,17 @@ describe('cargo parser', () => {
       expect([first.complete, first.tests.length]).toEqual([false, 5]);
     });
 
+    it('reads the failures of the terse form (-q), which names no passing test: never complete', () => {
+      const { tests, complete, warnings } = parseCargo(recordedText('text-terse'), ctx);
+      expect([complete, tests.map(row)]).toEqual([false, [
+        ['tests::adds_wrongly', 'src/lib.rs', 36, 'failed'],
+        ['tests::panics_in_helper', 'src/lib.rs', 21, 'failed'],
+        ['api_doubles_wrongly', 'tests/api.rs', 11, 'failed'],
+        ['doc: src/lib.rs - double (line 12)', 'src/lib.rs', 12, 'failed'],
+      ]]);
+      expect(warnings[0]).toBe('a libtest block counts 5 tests but names only 2 (the terse output of `cargo test -q` names no passing test): the report is incomplete');
+    });
+
     it('places nothing it cannot: a test that returned Err has no location in text either', () => {
       expect(parseCargo(recordedText('text-returns-err'), ctx)).toEqual(expectedOf('text-returns-err'));
       expect(parseCargo(recordedText('text-returns-err'), ctx).tests.filter((t) => t.status === 'failed').map(row)).toEqual([
