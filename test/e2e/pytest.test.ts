@@ -13,6 +13,14 @@ const suite = hasTools('python3', 'pytest-3') ? describe : describe.skip;
 const DEBIAN = { PATH: `/usr/bin:/bin:${process.env.PATH ?? ''}` };
 const CALLERS = { PATH: process.env.PATH };
 
+/** The caller's python3 itself first on PATH: the same interpreter, without a version
+ * manager's shim in front of each start (pyenv's costs seconds on a loaded machine). */
+function callersInterpreter(): NodeJS.ProcessEnv {
+  const ran = spawnSync('python3', ['-c', 'import sys; print(sys.executable)'], { env: { ...process.env, ...CALLERS }, encoding: 'utf8' });
+  const executable = ran.status === 0 ? ran.stdout.trim() : '';
+  return executable === '' ? CALLERS : { PATH: `${path.dirname(executable)}:${process.env.PATH ?? ''}` };
+}
+
 /** The version of the pytest that `python3 -m pytest` runs with this PATH, or null. */
 function pytestVersion(env: NodeJS.ProcessEnv): string | null {
   const ran = spawnSync('python3', ['-m', 'pytest', '--version'], { env: { ...process.env, ...env }, encoding: 'utf8' });
@@ -23,7 +31,7 @@ function pytestVersion(env: NodeJS.ProcessEnv): string | null {
  * and the newest pytest. In CI a missing or different one fails the suite, never skips. */
 const PYTESTS = ([
   ['pytest 7.2 (Debian\'s /usr/bin/python3)', DEBIAN, /^7\.2\./],
-  ['the newest pytest (the python3 on the caller\'s PATH)', CALLERS, /^(?:9|[1-9]\d)\./],
+  ['the newest pytest (the python3 on the caller\'s PATH)', callersInterpreter(), /^(?:9|[1-9]\d)\./],
 ] as const).flatMap(([label, env, wanted]) => {
   const version = pytestVersion(env);
   if (version !== null && wanted.test(version)) return [{ label: `${label}, pytest ${version}`, env, version }];
