@@ -107,11 +107,8 @@ class CargoStream {
     const what = classify(line);
     if (what.kind === 'running') {
       const header = headerTarget(what.source, what.unit, what.executable);
-      const target = header && { pkg: '', dir: this.ctx.root, ...header, src: path.posix.join(this.ctx.root, what.source) };
-      this.announce(what.source, basename(what.executable), target);
-    } else if (what.kind === 'doc-tests') {
-      this.announce(`Doc-tests ${what.crate}`, `doc:${what.crate}`, { pkg: '', dir: this.ctx.root, kind: 'doc', name: what.crate, src: '' });
-    }
+      this.announce(what.source, basename(what.executable), header && this.inProject(header.kind, header.name, what.source));
+    } else if (what.kind === 'doc-tests') this.announce(`Doc-tests ${what.crate}`, `doc:${what.crate}`, this.inProject('doc', what.crate, ''));
     else if (what.kind === 'target-failed') this.lastRun((run) => void (run.failed = what.selector));
     else if (what.kind === 'exit-reason') this.lastRun((run) => void (run.reason ??= what.text));
     else if (what.kind === 'could-not-compile') this.compileError(what.pkg, what.what);
@@ -190,6 +187,12 @@ class CargoStream {
     if (!run.key.startsWith('doc:')) return this.executables.get(run.key) ?? null;
     const lib = this.libs.get(run.key.slice(4));
     return lib ? { ...lib, kind: 'doc' } : null;
+  }
+
+  /** A target as a header line names it, for text without artifact lines: the package
+   * is not named there, and the source path is taken as the project's own. */
+  private inProject(kind: TargetKind, name: string, source: string): Target {
+    return { pkg: '', dir: this.ctx.root, kind, name, src: path.posix.join(this.ctx.root, source) };
   }
 
   private announce(label: string, key: string, header: Target | null): void {
