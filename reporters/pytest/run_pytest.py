@@ -17,15 +17,15 @@ else:
     sys.path[0] = os.getcwd()
 
 
-def _say_what_runs(argv, why):
-    """A `launch` line first in the report: the command that really runs, and why, so the
-    report shows that instead of `python3 -m pytest` (which would fail by hand)."""
+def _tell_report(record):
+    """A line first in the report, about pytest itself: which one really runs instead of
+    `python3 -m pytest` (which would fail by hand), or that there is none."""
     import json  # only here: the usual path imports no more than it needs
 
     report = os.environ.get("RUN_TESTS_PYTEST_REPORT")
     if report:
         with open(report, "a", encoding="utf-8") as out:
-            out.write(json.dumps({"type": "launch", "argv": argv, "why": why}) + "\n")
+            out.write(json.dumps(record) + "\n")
 
 
 if importlib.util.find_spec("pytest") is None:
@@ -33,13 +33,14 @@ if importlib.util.find_spec("pytest") is None:
 
     pytest = shutil.which("pytest")
     if pytest is None:
-        sys.stderr.write(f"run-tests: {sys.executable} has no pytest module, and there is no pytest on PATH "
-                         "(install python3-pytest, or pytest into the project's virtualenv)\n")
+        message = f"python3 ({sys.executable}) has no pytest module, and there is no pytest on PATH"
+        sys.stderr.write(f"run-tests: {message}\n")
+        _tell_report({"type": "missing", "message": message})
         sys.exit(127)
     why = f"python3 ({sys.executable}) has no pytest module: ran pytest from PATH ({pytest}) instead"
     sys.stderr.write(f"run-tests: {why}\n")
     sys.stderr.flush()
-    _say_what_runs(["pytest", *sys.argv[1:]], why)
+    _tell_report({"type": "launch", "argv": ["pytest", *sys.argv[1:]], "why": why})
     os.execv(pytest, ["pytest", *sys.argv[1:]])
 
 runpy.run_module("pytest", run_name="__main__", alter_sys=True)

@@ -137,7 +137,11 @@ async function finish(run: Execution, outcome: ProcessOutcome, follower: ReportF
   const { request, artifacts } = run;
   const read = follower.finish();
   const report = read.report;
-  if (report?.unusable) throw new HarnessError(report.unusable.code, report.unusable.message, { command: run.invocation.argv.join(' ') });
+  const unusable = report?.unusable;
+  if (unusable) {
+    const hint = unusable.code === 'RUNNER_MISSING' ? `; ${run.detection.adapter.installHint}` : '';
+    throw new HarnessError(unusable.code, `${unusable.message}${hint}`, { command: run.invocation.argv.join(' ') });
+  }
   const verdict = decide({
     process: outcome,
     report,

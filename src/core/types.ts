@@ -35,9 +35,10 @@ export interface ParsedReport {
    * says (pytest from PATH when the project's python3 has no pytest module): the report
    * shows it as `command`, and `why` in its reason. */
   readonly ran?: { readonly argv: readonly string[]; readonly why: string };
-  /** The runner says run-tests cannot use it (a version outside the range supported):
-   * the run is this harness error, whatever else the report holds. */
-  readonly unusable?: { readonly code: 'RUNNER_UNSUPPORTED'; readonly message: string };
+  /** The runner's launcher or plugin says run-tests cannot use it (no runner where the
+   * launcher looked, a version outside the range supported): the run is this harness
+   * error, whatever else the report holds. */
+  readonly unusable?: { readonly code: 'RUNNER_MISSING' | 'RUNNER_UNSUPPORTED'; readonly message: string };
 }
 
 export interface ParseContext {

@@ -25,13 +25,13 @@ interface State {
   exitStatus: number | null;
   collectErrors: number;
   ran: ParsedReport['ran'];
-  unsupported: string | null;
+  unusable: ParsedReport['unusable'];
 }
 
 const PHASES: ReadonlySet<string> = new Set<Phase>(['setup', 'call', 'teardown']);
 
 export const createPytestParser: ParserFactory = (ctx) => {
-  const state: State = { ctx, entries: new Map(), outside: new Map(), warnings: [], usage: [], exitStatus: null, collectErrors: 0, ran: undefined, unsupported: null };
+  const state: State = { ctx, entries: new Map(), outside: new Map(), warnings: [], usage: [], exitStatus: null, collectErrors: 0, ran: undefined, unusable: undefined };
   return lineParser({
     line(raw, lineNo, cutOff) {
       const record = jsonLine(raw, lineNo, cutOff, state.warnings);
@@ -51,9 +51,15 @@ function handle(r: JsonObject, state: State): string | null {
       return null;
     case 'launch': // written by run_pytest.py when it falls back to another pytest
       return launch(r, state);
+    case 'missing': // run_pytest.py found no pytest at all
+      state.unusable = { code: 'RUNNER_MISSING', message: str(r['message']) ?? 'no pytest found' };
+      return null;
     case 'unsupported': // the plugin stopped pytest: its version is too old for it
-      state.unsupported = `pytest ${str(r['pytest']) ?? '(unknown version)'}${str(r['python']) === null ? '' : ` (${str(r['python'])})`} is not supported: `
-        + `run-tests supports pytest ${str(r['supported']) ?? 'newer ones'}; install one into this python, or into the project's virtualenv`;
+      state.unusable = {
+        code: 'RUNNER_UNSUPPORTED',
+        message: `pytest ${str(r['pytest']) ?? '(unknown version)'}${str(r['python']) === null ? '' : ` (${str(r['python'])})`} is not supported: `
+          + `run-tests supports pytest ${str(r['supported']) ?? 'newer ones'}; install one into this python, or into the project's virtualenv`,
+      };
       return null;
     case 'test':
       return phase(r, state);
@@ -180,6 +186,6 @@ function finish(state: State): ParsedReport {
   return {
     tests, complete, warnings,
     ...(state.ran === undefined ? {} : { ran: state.ran }),
-    ...(state.unsupported === null ? {} : { unusable: { code: 'RUNNER_UNSUPPORTED' as const, message: state.unsupported } }),
+    ...(state.unusable === undefined ? {} : { unusable: state.unusable }),
   };
 }

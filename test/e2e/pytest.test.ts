@@ -269,6 +269,17 @@ suite('pytest', () => {
     expect(await fs.readFile(path.join(dir, '.run-tests/last-test.log'), 'utf8')).toContain('ERROR: run-tests supports pytest 7.3 or later; this is pytest 7.2.1');
   });
 
+  it('says what to install when python3 has no pytest and there is none on PATH (RUNNER_MISSING)', async () => {
+    const dir = await copyFixture('pytest-in-package');
+    const bin = await fs.mkdtemp(path.join(os.tmpdir(), 'run-tests-nopytest-'));
+    // Without site-packages, this python3 cannot import pytest; PATH holds no pytest.
+    await fs.outputFile(path.join(bin, 'python3'), '#!/bin/sh\nexec /usr/bin/python3 -S "$@"\n', { mode: 0o755 });
+    const { exitCode, report } = await runJson(['--cwd', dir], { env: { PATH: bin } });
+    expect([exitCode, report.status, report.framework, report.summary.run, report.error?.code]).toEqual([3, 'error', 'pytest', null, 'RUNNER_MISSING']);
+    expect(report.error?.message).toBe('python3 (/usr/bin/python3) has no pytest module, and there is no pytest on PATH; '
+      + 'install pytest (Debian: apt-get install python3-pytest), or into the project\'s virtualenv (.venv/bin/python -m pip install pytest)');
+  });
+
   it('says what to install when python3 is missing', async () => {
     const dir = await copyFixture('pytest-mixed');
     const { exitCode, report } = await runJson(['--cwd', dir], { env: { PATH: '/nonexistent' } });

@@ -138,6 +138,11 @@ describe('pytest parser on small inputs', () => {
       });
     });
 
+    it('no pytest module and none on PATH is RUNNER_MISSING', () => {
+      const line = JSON.stringify({ type: 'missing', message: 'python3 (/usr/bin/python3) has no pytest module, and there is no pytest on PATH' });
+      expect(parse(lines(line)).unusable).toEqual({ code: 'RUNNER_MISSING', message: 'python3 (/usr/bin/python3) has no pytest module, and there is no pytest on PATH' });
+    });
+
     it('a fallback to another pytest is what ran; a launch line without its fields is ignored with a warning', () => {
       const launch = JSON.stringify({ type: 'launch', argv: ['pytest', 'tests/test_a.py'], why: 'python3 (/x) has no pytest module' });
       expect(parse(lines(launch, START, session(5))).ran).toEqual({ argv: ['pytest', 'tests/test_a.py'], why: 'python3 (/x) has no pytest module' });
