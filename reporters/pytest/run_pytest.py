@@ -1,7 +1,8 @@
 """`python3 -m pytest ARGS`, or `pytest ARGS` from PATH when this python has no pytest
 module (pytest installed with pipx, say). run-tests starts this file as
 `python3 run_pytest.py ARGS`: plan() stays pure, and the choice is made where the
-interpreter is known. Never imported by the plugin.
+interpreter is known; a fallback is written into the report, which shows it. Never
+imported by the plugin.
 """
 
 import importlib.util
@@ -15,13 +16,31 @@ if getattr(sys.flags, "safe_path", False):
 else:
     sys.path[0] = os.getcwd()
 
+
+def _tell_report(record):
+    """A line first in the report, about pytest itself: which one really runs instead of
+    `python3 -m pytest` (which would fail by hand), or that there is none."""
+    import json  # only here: the usual path imports no more than it needs
+
+    report = os.environ.get("RUN_TESTS_PYTEST_REPORT")
+    if report:
+        with open(report, "a", encoding="utf-8") as out:
+            out.write(json.dumps(record) + "\n")
+
+
 if importlib.util.find_spec("pytest") is None:
-    sys.stderr.write(f"run-tests: {sys.executable} has no pytest module; running pytest from PATH\n")
-    sys.stderr.flush()
-    try:
-        os.execvp("pytest", ["pytest", *sys.argv[1:]])
-    except OSError:
-        sys.stderr.write("run-tests: no pytest found (install python3-pytest, or pytest into the project's virtualenv)\n")
+    import shutil
+
+    pytest = shutil.which("pytest")
+    if pytest is None:
+        message = f"python3 ({sys.executable}) has no pytest module, and there is no pytest on PATH"
+        sys.stderr.write(f"run-tests: {message}\n")
+        _tell_report({"type": "missing", "message": message})
         sys.exit(127)
+    why = f"python3 ({sys.executable}) has no pytest module: ran pytest from PATH ({pytest}) instead"
+    sys.stderr.write(f"run-tests: {why}\n")
+    sys.stderr.flush()
+    _tell_report({"type": "launch", "argv": ["pytest", *sys.argv[1:]], "why": why})
+    os.execv(pytest, ["pytest", *sys.argv[1:]])
 
 runpy.run_module("pytest", run_name="__main__", alter_sys=True)

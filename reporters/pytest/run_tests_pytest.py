@@ -18,6 +18,8 @@ REPORT_VAR = "RUN_TESTS_PYTEST_REPORT"
 FILTER_VAR = "RUN_TESTS_PYTEST_FILTER"
 MODULE = "run_tests_pytest"
 MESSAGE_LIMIT = 2048
+# The oldest pytest this plugin works with: it reads item.path (pytest 7.0).
+SUPPORTED_FROM = (7, 0)
 
 
 def bounded(text):
@@ -48,10 +50,30 @@ def _forget_injection():
                 del os.environ[var]
 
 
+def _version(text):
+    """(7, 2) from "7.2.1", "7.2.0rc1"; (0, 0) when unreadable."""
+    match = re.match(r"(\d+)\.(\d+)", text)
+    return (int(match.group(1)), int(match.group(2))) if match else (0, 0)
+
+
+def _refuse_unsupported(path):
+    """Below SUPPORTED_FROM the plugin would crash mid-run: say so in the report (the
+    harness makes it RUNNER_UNSUPPORTED) and stop pytest before any test runs."""
+    if _version(pytest.__version__) >= SUPPORTED_FROM:
+        return
+    supported = "%d.%d or later" % SUPPORTED_FROM
+    with open(path, "a", encoding="utf-8") as out:
+        out.write(json.dumps({
+            "type": "unsupported", "pytest": pytest.__version__, "python": sys.executable, "supported": supported,
+        }) + "\n")
+    raise pytest.UsageError(f"run-tests supports pytest {supported}; this is pytest {pytest.__version__}")
+
+
 def pytest_configure(config):
     path = os.environ.get(REPORT_VAR)
     if not path or hasattr(config, "workerinput"):
         return
+    _refuse_unsupported(path)
     pattern = os.environ.get(FILTER_VAR)
     _forget_injection()
     config.pluginmanager.register(Reporter(config, path, pattern), "run_tests_pytest_reporter")

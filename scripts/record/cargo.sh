@@ -16,6 +16,35 @@ source "$(dirname "$0")/lib.sh" cargo
 export CARGO_TARGET_DIR="$work/target" RUSTC_BOOTSTRAP=run_tests_libtest_json CARGO_TERM_COLOR=never
 unset RUST_BACKTRACE
 
+# normalise <raw output> <root>: the temp root, target dir, times, hashes and thread ids made stable.
+normalise() {
+  ROOT="$2" TARGET="$CARGO_TARGET_DIR" perl -pe '
+    s/\Q$ENV{TARGET}\E/<target>/g;
+    s/\Q$ENV{ROOT}\E/<root>/g;
+    s/"exec_time": [0-9.e-]+/"exec_time": 0.001/g;
+    s/ in \d+\.\d+s$/ in 0.00s/;
+    s/-[0-9a-f]{16}\b/-0000000000000000/g;
+    s/\x27 \(\d+\) panicked/\x27 (1) panicked/g;
+    s/"fresh":(true|false)/"fresh":false/g;
+  ' "$1"
+}
+
+# record_text <case> <project> <stdout|all> [cargo test arguments...]: plain `cargo test`,
+# libtest's text, as a user saves it: stdout alone (`> out.txt`: no `Running` headers,
+# which cargo prints on stderr) or stdout and stderr together (`> out.txt 2>&1`).
+record_text() {
+  local name="$1" project="$2" streams="$3"; shift 3
+  local root
+  root="$(fresh_copy "$project" "$name")"
+  echo "== $name: (cd $project && cargo test $* > $name.txt${streams/all/ 2>&1})" >&2
+  (
+    cd "$root"
+    if [ "$streams" = all ]; then cargo test --offline --no-fail-fast "$@" >"$work/$name.out" 2>&1
+    else cargo test --offline --no-fail-fast "$@" >"$work/$name.out" 2>/dev/null; fi
+  ) || echo "   (exit status $?, expected when tests fail)" >&2
+  normalise "$work/$name.out" "$root" >"$out/$name.txt"
+}
+
 # record <case> <project> <dir inside it> [cargo test arguments...] -- [libtest arguments...]
 record() {
   local name="$1" project="$2" sub="$3"; shift 3
@@ -30,15 +59,7 @@ record() {
   if [ "$sub" != . ]; then
     printf '{ "root": "<root>/%s", "hints": { "workspace": "<root>" } }\n' "$sub" >"$out/$name.context.json"
   fi
-  ROOT="$root" TARGET="$CARGO_TARGET_DIR" perl -pe '
-    s/\Q$ENV{TARGET}\E/<target>/g;
-    s/\Q$ENV{ROOT}\E/<root>/g;
-    s/"exec_time": [0-9.e-]+/"exec_time": 0.001/g;
-    s/ in \d+\.\d+s$/ in 0.00s/;
-    s/-[0-9a-f]{16}\b/-0000000000000000/g;
-    s/\x27 \(\d+\) panicked/\x27 (1) panicked/g;
-    s/"fresh":(true|false)/"fresh":false/g;
-  ' "$work/$name.out" >"$out/$name.jsonl"
+  normalise "$work/$name.out" "$root" >"$out/$name.jsonl"
 }
 
 # The libtest arguments follow `--` in each call, exactly as the adapter passes them.
@@ -50,6 +71,13 @@ record rerun cargo-mixed . -p cargo_mixed --test api -- --exact api_doubles_wron
 record filtered cargo-mixed . -- adds
 record should-panic cargo-should-panic . --
 record returns-err cargo-returns-err . --
+(
+  unset RUSTC_BOOTSTRAP
+  record_text text-stdout cargo-mixed stdout
+  record_text text-all cargo-mixed all
+  record_text text-returns-err cargo-returns-err stdout
+  record_text text-terse cargo-mixed stdout -q
+)
 
 # A run killed mid-write: mixed up to the first failure of the integration tests, the
 # last line cut in half, so its suite never ended.

@@ -40,6 +40,11 @@ record rerun pytest-mixed -- 'tests/test_widget.py::test_words[[x] and y]' tests
 record not-found pytest-mixed -- tests/test_widget.py::test_renamed tests/test_text.py::test_upcase
 record no-tests pytest-mixed RUN_TESTS_PYTEST_FILTER=no_such_test --
 record xpass pytest-xpass --
+# A python3 without its site-packages: the launcher falls back to Debian's pytest on PATH
+# and says so in the report's first line.
+printf '#!/bin/sh\nexec /usr/bin/python3 -S "$@"\n' >"$work/nosite-python3"
+chmod +x "$work/nosite-python3"
+python="$work/nosite-python3" PATH=/usr/bin:/bin record fallback pytest-mixed -- tests/test_text.py
 
 # A run killed mid-write: the mixed report without its session line, cut inside the last test line.
 "$python" - "$out/mixed.jsonl" >"$out/truncated.jsonl" <<'PY'

@@ -85,7 +85,7 @@ export interface CargoCommand {
 function plainCommand(request: PlanRequest): CargoCommand {
   const name = request.name;
   if (name?.regex) throw usageError(`--name /${name.text}/: cargo test filters by substring, not by regular expression`);
-  return { select: targetsOf(request.files, request.facts), filters: name ? [name.text] : [] };
+  return { select: targetsOf(request.files, request.facts), filters: name ? freeArguments([name.text]) : [] };
 }
 
 /** The targets of the given files, relative to the package root: `src/**` is the
@@ -94,21 +94,13 @@ function plainCommand(request: PlanRequest): CargoCommand {
  * `x`, likewise examples and benches; `tests/` is every integration test. Anything
  * else (Cargo.toml, build.rs, the root) runs the whole package. */
 export function targetsOf(files: readonly string[], facts: ProjectFacts): string[] {
-  const selected: string[] = [];
+  const selected: string[][] = [];
   for (const file of files) {
-    const clean = file.replace(/\/+$/, '');
-    const target = targetOf(clean, facts);
+    const target = targetOf(file.replace(/\/+$/, ''), facts);
     if (target === null) return [];
-    for (let i = 0; i < target.length; i += 1) {
-      const flag = target[i] ?? '';
-      const value = target[i + 1];
-      const takesValue = value !== undefined && !value.startsWith('--');
-      const exists = takesValue ? selected.some((s, j) => s === flag && selected[j + 1] === value) : selected.includes(flag);
-      if (!exists) selected.push(...(takesValue ? [flag, value] : [flag]));
-      if (takesValue) i += 1;
-    }
+    if (!selected.some((s) => s.join('\0') === target.join('\0'))) selected.push(target);
   }
-  return selected;
+  return selected.flat();
 }
 
 const KIND_DIRS: Readonly<Record<string, string>> = { tests: '--test', examples: '--example', benches: '--bench' };
@@ -119,14 +111,22 @@ function targetOf(file: string, facts: ProjectFacts): string[] | null {
   const stem = (name: string) => name.replace(/\.rs$/, '');
   if (top === 'src') {
     if (file === 'src/main.rs') return ['--bins'];
-    if (parts[1] === 'bin' && second !== undefined && parts.length > 2) return ['--bin', stem(parts[2] ?? '')];
+    if (parts[1] === 'bin' && second !== undefined && parts.length > 2) return targetOption('--bin', stem(parts[2] ?? ''));
     return facts.exists('src/lib.rs') ? ['--lib'] : ['--bins'];
   }
   const flag = KIND_DIRS[top];
   if (flag === undefined) return null;
   if (second === undefined) return [`${flag}s`];
-  return [flag, stem(second)];
+  return targetOption(flag, stem(second));
 }
+
+/** `--test api`; `--test=-x` for a target named like an option (`tests/-x.rs`), which
+ * cargo would otherwise read as an option of its own. */
+export const targetOption = (flag: string, name: string): string[] => (name.startsWith('-') ? [`${flag}=${name}`] : [flag, name]);
+
+/** libtest's free arguments (test names, the --name text) after the options: behind a
+ * `--` when one could be read as an option (`--logfile=f` would make libtest write f). */
+export const freeArguments = (names: readonly string[]): string[] => (names.some((n) => n.startsWith('-')) ? ['--', ...names] : [...names]);
 
 /** Exact reruns, one command per target so a name never runs in a target it did not
  * fail in. Ids are `<package> <selector> <test>` (a package alone: a compile error,
@@ -138,14 +138,16 @@ export function rerunCommands(rerun: readonly FailedTestRecord[]): CargoCommand[
     const parsed = parseId(record.id);
     if (parsed === null) continue;
     const key = [parsed.pkg, ...parsed.selector].join(' ');
-    const entry = byTarget.get(key) ?? { select: ['-p', parsed.pkg, ...parsed.selector], names: new Set<string>(), doc: parsed.selector[0] === '--doc' };
+    const [flag = '', name] = parsed.selector;
+    const select = ['-p', parsed.pkg, ...(name === undefined ? parsed.selector : targetOption(flag, name))];
+    const entry = byTarget.get(key) ?? { select, names: new Set<string>(), doc: parsed.selector[0] === '--doc' };
     if (parsed.test === null || entry.names === null) entry.names = null;
     else entry.names.add(entry.doc ? docFilter(parsed.test) : parsed.test);
     byTarget.set(key, entry);
   }
   return [...byTarget.values()].map(({ select, names, doc }) => ({
     select,
-    filters: names === null ? [] : doc ? [...names] : ['--exact', ...names],
+    filters: names === null ? [] : doc ? freeArguments([...names]) : ['--exact', ...freeArguments([...names])],
   }));
 }
 

@@ -17,14 +17,21 @@ const CONFIGS: readonly (readonly [file: string, section: RegExp | null, shown: 
   ['setup.cfg', /^\s*\[tool:pytest\]/m, '[tool:pytest] in setup.cfg'],
 ];
 
-const TEST_FILE = /^test_.*\.py$/;
+/** pytest's default `python_files`. */
+const TEST_FILE = /^(?:test_.*|.*_test)\.py$/;
+/** Directories the search for test files inside packages descends into, besides packages
+ * (those with `__init__.py`). pytest's own collection goes everywhere but norecursedirs. */
+const TEST_DIRS: ReadonlySet<string> = new Set(['tests', 'test', 'src']);
+/** How deep below the root: `src/pkg/tests/test_x.py` is three directories down. */
+const SEARCH_DEPTH = 3;
 
 export const pytest: Adapter = {
   id: 'pytest',
-  // Where pytest itself looks for its rootdir. Not conftest.py: it often lives in tests/
-  // and below, which would make a subdirectory the project root.
-  markers: ['pytest.ini', '.pytest.ini', 'pyproject.toml', 'tox.ini', 'setup.cfg'],
-  lookingFor: 'pytest.ini, a pytest section in pyproject.toml, tox.ini or setup.cfg, conftest.py or test_*.py files (pytest)',
+  // Where pytest itself looks for its rootdir (setup.py when no config file says more).
+  // Not conftest.py: it often lives in tests/ and below, which would make a subdirectory
+  // the project root.
+  markers: ['pytest.ini', '.pytest.ini', 'pyproject.toml', 'tox.ini', 'setup.cfg', 'setup.py'],
+  lookingFor: 'pytest.ini, a pytest section in pyproject.toml, tox.ini or setup.cfg, conftest.py or test_*.py files, also inside packages and src/ (pytest)',
   installHint: 'install pytest (Debian: apt-get install python3-pytest), or into the project\'s virtualenv (.venv/bin/python -m pip install pytest)',
 
   detect(facts) {
@@ -82,7 +89,33 @@ export function pytestEvidence(facts: ProjectFacts): string | null {
   }
   if (facts.exists('conftest.py')) return 'conftest.py found';
   for (const dir of ['tests', 'test', '']) {
-    if (facts.list(dir).some((name) => TEST_FILE.test(name))) return `${dir === '' ? '' : `${dir}/`}test_*.py found`;
+    const found = testFileIn(facts, dir);
+    if (found !== null) return `${found} found`;
+  }
+  const deep = testFileBelow(facts, '', SEARCH_DEPTH);
+  return deep === null ? null : `${deep} found`;
+}
+
+/** `tests/test_*.py` (or `*_test.py`) when the directory holds such a file, else null. */
+function testFileIn(facts: ProjectFacts, dir: string): string | null {
+  const name = facts.list(dir).filter((entry) => TEST_FILE.test(entry)).sort()[0];
+  if (name === undefined) return null;
+  return `${dir === '' ? '' : `${dir}/`}${name.startsWith('test_') ? 'test_*.py' : '*_test.py'}`;
+}
+
+/** Test files inside packages, under src/ and below tests/ (`simplejson/tests/test_*.py`,
+ * `src/pkg/tests/test_*.py`, `tests/unit/test_*.py`), which pytest's collection from the
+ * root finds: a bounded search through packages, tests/, test/ and src/ directories and
+ * everything below a tests/ or test/ directory. */
+function testFileBelow(facts: ProjectFacts, dir: string, depth: number, inTests = false): string | null {
+  if (depth === 0) return null;
+  // In name order: the evidence shown does not depend on the order the disk lists them in.
+  for (const name of [...facts.list(dir)].sort()) {
+    const sub = dir === '' ? name : `${dir}/${name}`;
+    if (name.startsWith('.') || name === '__pycache__' || !facts.isDirectory(sub)) continue;
+    if (!inTests && !TEST_DIRS.has(name) && !facts.exists(`${sub}/__init__.py`)) continue;
+    const found = testFileIn(facts, sub) ?? testFileBelow(facts, sub, depth - 1, inTests || name === 'tests' || name === 'test');
+    if (found !== null) return found;
   }
   return null;
 }

@@ -12,7 +12,9 @@ export type HarnessErrorCode =
   | 'STORE_CORRUPT'
   | 'FAILURES_MISSING'
   /** The runner failed before running any test (RUNNER_FAILED reports quote its words). */
-  | 'RUNNER_FAILED';
+  | 'RUNNER_FAILED'
+  /** The runner's version is outside the range run-tests supports. */
+  | 'RUNNER_UNSUPPORTED';
 
 export class HarnessError extends Error {
   override readonly name = 'HarnessError';

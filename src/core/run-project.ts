@@ -16,7 +16,7 @@ import type { RunReport } from './report.js';
 import type { Interrupts, RunRequest } from './request.js';
 import { planRerun, rerunRules, selectRerun } from './rerun.js';
 import { runnerFailure } from './runner-failure.js';
-import type { FailedTest, FailedTestRecord, RunStatus, TestResult } from './types.js';
+import type { FailedTest, FailedTestRecord, ParsedReport, RunStatus, TestResult } from './types.js';
 import { onPath } from '../process/index.js';
 import { decide, summarize } from './verdict.js';
 
@@ -147,6 +147,11 @@ async function finish(run: Execution, outcome: ProcessOutcome, follower: ReportF
   const adapter = run.detection.adapter;
   const read = follower.finish();
   const report = read.report;
+  const unusable = report?.unusable;
+  if (unusable) {
+    const hint = unusable.code === 'RUNNER_MISSING' ? `; ${run.detection.adapter.installHint}` : '';
+    throw new HarnessError(unusable.code, `${unusable.message}${hint}`, { command: run.invocation.argv.join(' ') });
+  }
   const verdict = decide({
     process: outcome,
     report,
@@ -170,7 +175,7 @@ async function finish(run: Execution, outcome: ProcessOutcome, follower: ReportF
   // A rerun that lost some of its selection proves nothing about those tests.
   if (status === 'passed' && missing.length > 0) status = 'error';
   const wroteResults = recordFailures(run, tests, status, report?.complete === true);
-  const result = buildReport(run, {
+  const result = buildReport(asRan(run, report?.ran), {
     status,
     outcome,
     summary: summarize(report && !failedEarly ? tests : null),
@@ -206,4 +211,12 @@ function recordFailures(run: Execution, tests: readonly TestResult[], status: Ru
     last_run: { status },
   });
   return tests.length > 0;
+}
+
+/** The run as the report says it went: when a launcher of ours started another command
+ * than the planned one (ParsedReport.ran), that command is shown, and why in the reason. */
+function asRan(run: Execution, ran: ParsedReport['ran']): Execution {
+  if (ran === undefined) return run;
+  const { argv: _planned, shownArgv: _shown, ...rest } = run.invocation;
+  return { ...run, invocation: { ...rest, argv: ran.argv, notes: [...(rest.notes ?? []), ran.why] } };
 }

@@ -33,6 +33,14 @@ export interface ParsedReport {
   readonly warnings: readonly string[];
   /** Where the report's own totals or outcome disagree with its tests; such a report is never `passed`. */
   readonly contradictions?: readonly Contradiction[];
+  /** The command a launcher of ours started instead of the planned one, as the report
+   * says (pytest from PATH when the project's python3 has no pytest module): the report
+   * shows it as `command`, and `why` in its reason. */
+  readonly ran?: { readonly argv: readonly string[]; readonly why: string };
+  /** The runner's launcher or plugin says run-tests cannot use it (no runner where the
+   * launcher looked, a version outside the range supported): the run is this harness
+   * error, whatever else the report holds. */
+  readonly unusable?: { readonly code: 'RUNNER_MISSING' | 'RUNNER_UNSUPPORTED'; readonly message: string };
 }
 
 /** A number or outcome a report states about itself that its tests do not bear out

@@ -8,7 +8,7 @@ export interface Location {
 }
 
 /** `     Running unittests src/lib.rs (target/debug/deps/x-0123abcd)`, `     Running tests/api.rs (…)`. */
-const RUNNING = /^\s*Running (?:unittests )?(\S.*?) \((.+)\)\s*$/;
+const RUNNING = /^\s*Running (unittests )?(\S.*?) \((.+)\)\s*$/;
 /** `   Doc-tests cargo_mixed`: the doc tests of a library crate. */
 const DOC_TESTS = /^\s*Doc-tests (\S+)\s*$/;
 /** `error: test failed, to rerun pass `-p beta --test edge``; doctests say `doctest failed`. */
@@ -29,7 +29,7 @@ const CONTINUATION = /^(?:\s*(?:-->|:::|\||=|\.\.\.)|\s*\d+\s*[|:]|(?:help|note|
 const CARGO_OWN = /^error: (?:test failed|doctest failed|could not compile|\d+ targets? failed|build failed)/;
 
 export type StderrLine =
-  | { readonly kind: 'running'; readonly source: string; readonly executable: string }
+  | { readonly kind: 'running'; readonly source: string; readonly executable: string; readonly unit: boolean }
   | { readonly kind: 'doc-tests'; readonly crate: string }
   | { readonly kind: 'target-failed'; readonly selector: string }
   | { readonly kind: 'exit-reason'; readonly text: string }
@@ -38,7 +38,7 @@ export type StderrLine =
 
 export function classify(line: string): StderrLine {
   let m = RUNNING.exec(line);
-  if (m?.[1] && m[2]) return { kind: 'running', source: m[1], executable: m[2] };
+  if (m?.[2] && m[3]) return { kind: 'running', source: m[2], executable: m[3], unit: m[1] !== undefined };
   if ((m = DOC_TESTS.exec(line))?.[1]) return { kind: 'doc-tests', crate: m[1] };
   if ((m = TARGET_FAILED.exec(line))) return { kind: 'target-failed', selector: m[1] ?? '' };
   if (EXIT_REASON.test(line)) return { kind: 'exit-reason', text: line.trim() };

@@ -10,6 +10,7 @@
  * are relative to; it defaults to the project root. */
 import path from 'node:path';
 import type { FailedTest, ParseContext, ParsedReport, TestResult } from '../core/types.js';
+import { headerTarget, LibtestText } from './cargo-libtest-text.js';
 import { classify, Diagnostics, docTestLocation, noteLocation, panicOf, type Location } from './cargo-text.js';
 import { appendAll, boundMessage, parseJsonObject, preview, relativeFile, str } from './fields.js';
 import { lineParser, parseText, type ParserFactory } from './stream.js';
@@ -43,6 +44,8 @@ interface Suite {
 /** One test binary cargo announced (`Running …`, `Doc-tests …`). */
 interface Run {
   readonly label: string;
+  /** The target as the header line alone says it (text output has no artifact lines). */
+  readonly header: Target | null;
   /** The binary's file name, or `doc:<crate>`: resolved at the end, since cargo's
    * artifact lines (stdout) may reach the report after its `Running` line (stderr). */
   readonly key: string;
@@ -77,10 +80,13 @@ class CargoStream {
   private readonly diagnostics = new Diagnostics();
   private readonly compileErrors = new Map<string, FailedTest>();
   private readonly warnings: string[] = [];
+  private readonly text = new LibtestText();
   private readonly workspace: string;
   private builds = 0;
   private failedBuilds = 0;
   private cutOff = false;
+  /** A suite whose own counts exceed the tests read (terse text, `-q`, names none). */
+  private miscounted = false;
 
   constructor(private readonly ctx: ParseContext) {
     this.workspace = ctx.hints?.workspace ?? ctx.root;
@@ -95,10 +101,14 @@ class CargoStream {
     const line = raw.replace(/\r$/, '');
     const json = line.startsWith('{') ? parseJsonObject(line) : undefined;
     if (json !== undefined) return this.json(json);
+    const records = this.text.line(line);
+    if (records !== null) return records.forEach((record) => this.json(record));
     if (this.diagnostics.text(line)) return;
     const what = classify(line);
-    if (what.kind === 'running') this.announce(what.source, basename(what.executable));
-    else if (what.kind === 'doc-tests') this.announce(`Doc-tests ${what.crate}`, `doc:${what.crate}`);
+    if (what.kind === 'running') {
+      const header = headerTarget(what.source, what.unit, what.executable);
+      this.announce(what.source, basename(what.executable), header && this.inProject(header.kind, header.name, what.source));
+    } else if (what.kind === 'doc-tests') this.announce(`Doc-tests ${what.crate}`, `doc:${what.crate}`, this.inProject('doc', what.crate, ''));
     else if (what.kind === 'target-failed') this.lastRun((run) => void (run.failed = what.selector));
     else if (what.kind === 'exit-reason') this.lastRun((run) => void (run.reason ??= what.text));
     else if (what.kind === 'could-not-compile') this.compileError(what.pkg, what.what);
@@ -106,7 +116,8 @@ class CargoStream {
 
   end(): ParsedReport {
     const tests: TestResult[] = [...this.compileErrors.values()];
-    let complete = !this.cutOff && this.builds > 0;
+    // Text output has no build-finished line: its blocks are the evidence.
+    let complete = !this.cutOff && !this.miscounted && (this.builds > 0 || (this.suites.length > 0 && this.compileErrors.size === 0));
     for (const suite of this.suites) {
       appendAll(tests, this.results(suite));
       if (!suite.done) complete = false;
@@ -136,7 +147,7 @@ class CargoStream {
     const event = str(json['event']) ?? '';
     if (type === 'suite' && event === 'started') return this.startSuite();
     const suite = this.suites.at(-1);
-    if (type === 'suite' && suite) suite.done = true;
+    if (type === 'suite' && suite) this.endSuite(suite, json);
     const name = str(json['name']);
     if (type !== 'test' || !suite || name === null) return;
     if (event === 'started') suite.started.add(name);
@@ -144,6 +155,16 @@ class CargoStream {
       suite.events.push({ name, event, json });
       this.finished += 1;
     }
+  }
+
+  private endSuite(suite: Suite, json: Json): void {
+    suite.done = true;
+    const counts = [json['passed'], json['failed'], json['ignored']];
+    if (!counts.every((n) => typeof n === 'number')) return;
+    const counted = (counts as number[]).reduce((a, b) => a + b, 0);
+    if (counted <= suite.events.length) return;
+    this.miscounted = true;
+    this.warnings.push(`a libtest block counts ${counted} tests but names only ${suite.events.length} (the terse output of \`cargo test -q\` names no passing test): the report is incomplete`);
   }
 
   private artifact(json: Json): void {
@@ -161,13 +182,21 @@ class CargoStream {
 
   private targetOf(run: Run | null): Target | null {
     if (run === null) return null;
+    // Text output: no artifact lines, only what the headers say.
+    if (this.executables.size === 0 && this.libs.size === 0) return run.header;
     if (!run.key.startsWith('doc:')) return this.executables.get(run.key) ?? null;
     const lib = this.libs.get(run.key.slice(4));
     return lib ? { ...lib, kind: 'doc' } : null;
   }
 
-  private announce(label: string, key: string): void {
-    const run: Run = { label, key, suite: null, failed: null, reason: null };
+  /** A target as a header line names it, for text without artifact lines: the package
+   * is not named there, and the source path is taken as the project's own. */
+  private inProject(kind: TargetKind, name: string, source: string): Target {
+    return { pkg: '', dir: this.ctx.root, kind, name, src: path.posix.join(this.ctx.root, source) };
+  }
+
+  private announce(label: string, key: string, header: Target | null): void {
+    const run: Run = { label, header, key, suite: null, failed: null, reason: null };
     this.runs.push(run);
     const orphan = this.orphans.shift();
     if (orphan) [orphan.run, run.suite] = [run, orphan];
@@ -207,7 +236,8 @@ class CargoStream {
 
   private results(suite: Suite): TestResult[] {
     const target = this.targetOf(suite.run);
-    if (target === null) this.warnings.push(`test results from an unknown binary${suite.run ? ` (${suite.run.label})` : ''}: their ids cannot be rerun exactly`);
+    const unknown = target === null ? this.unknownBinary(suite.run) : null;
+    if (unknown !== null && !this.warnings.includes(unknown)) this.warnings.push(unknown);
     const results = suite.events.map((e) => this.result(e, target));
     if (suite.done) return results;
     const why = suite.run?.reason ?? 'the test binary stopped before its suite ended';
@@ -215,6 +245,13 @@ class CargoStream {
     this.warnings.push(`${suite.run?.label ?? 'a test binary'} ended early (${why})${running.length > 0 ? ` while running ${running.join(', ')}` : ''}`);
     if (suite.run?.failed === null) return results; // cut off by run-tests: no verdict on these
     return [...results, ...running.map((name) => ({ ...this.base(name, target), status: 'error' as const, message: `the test binary ended while this test ran: ${why}` }))];
+  }
+
+  private unknownBinary(run: Run | null): string {
+    if (run === null && this.builds === 0) {
+      return 'libtest output without cargo\'s `Running` lines (cargo prints them on stderr): tests other than doc tests are named without their target';
+    }
+    return `test results from an unknown binary${run ? ` (${run.label})` : ''}: their ids cannot be rerun exactly`;
   }
 
   private result(e: Event, target: Target | null): TestResult {
@@ -227,20 +264,27 @@ class CargoStream {
     const panic = panicOf(output);
     // A #[should_panic] test that returned: libtest's note says where it is defined.
     const where = panic?.at ?? noteLocation(note);
-    const at = target?.kind === 'doc' || where === null ? null : this.place(where);
+    // A doc test's panic points into the generated test; its name says where it is.
+    const doc = target?.kind === 'doc' || (target === null && docTestLocation(e.name) !== null);
+    const at = doc || where === null ? null : this.place(where);
     const message = [panic?.message ?? output.trim(), note ?? ''].filter((m) => m !== '').join('\n') || 'failed without a message';
     return { ...base, ...(at ?? {}), ...time, status: 'failed', message: boundMessage(message) };
   }
 
   private base(name: string, target: Target | null): Pick<FailedTest, 'id' | 'name' | 'file' | 'line'> {
-    if (target === null) return { id: name, name, file: null, line: null };
+    if (target === null) {
+      // Text output without its headers: a doc test still says what it is.
+      const doc = docTestLocation(name);
+      if (doc === null) return { id: name, name, file: null, line: null };
+      return { id: `--doc ${name}`, name: `doc: ${name}`, file: doc.file, line: doc.line };
+    }
     const src = relativeFile(target.src, target.dir);
     const label = { lib: 'unit', bin: `unit ${src}`, test: `integration ${src}`, example: `example ${src}`, bench: `bench ${src}`, doc: 'doc' }[target.kind];
     const own = path.posix.normalize(target.dir) === path.posix.normalize(this.ctx.root);
     const doc = target.kind === 'doc' ? docTestLocation(name) : null;
     const file = doc ? relativeFile(path.posix.join(target.dir, doc.file), this.ctx.root) : target.kind === 'lib' ? null : relativeFile(target.src, this.ctx.root);
     return {
-      id: `${target.pkg} ${selectorOf(target.kind, target.name)} ${name}`,
+      id: `${target.pkg === '' ? '' : `${target.pkg} `}${selectorOf(target.kind, target.name)} ${name}`,
       name: `${own ? '' : `[${target.pkg}] `}${label}: ${name}`,
       file,
       line: doc?.line ?? null,
@@ -249,7 +293,7 @@ class CargoStream {
 
   /** A binary cargo says failed without a libtest stream (it crashed first, or uses its own harness). */
   private silentFailure(run: Run, target: Target): FailedTest {
-    const id = `${target.pkg} ${selectorOf(target.kind, target.name)}`;
+    const id = `${target.pkg === '' ? '' : `${target.pkg} `}${selectorOf(target.kind, target.name)}`;
     return { id, name: `${run.label}: failed without reporting tests`, file: null, line: null, status: 'error', message: run.reason ?? `cargo: test failed, to rerun pass \`${run.failed ?? ''}\`` };
   }
 

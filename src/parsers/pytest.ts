@@ -24,12 +24,14 @@ interface State {
   readonly usage: string[];
   exitStatus: number | null;
   collectErrors: number;
+  ran: ParsedReport['ran'];
+  unusable: ParsedReport['unusable'];
 }
 
 const PHASES: ReadonlySet<string> = new Set<Phase>(['setup', 'call', 'teardown']);
 
 export const createPytestParser: ParserFactory = (ctx) => {
-  const state: State = { ctx, entries: new Map(), outside: new Map(), warnings: [], usage: [], exitStatus: null, collectErrors: 0 };
+  const state: State = { ctx, entries: new Map(), outside: new Map(), warnings: [], usage: [], exitStatus: null, collectErrors: 0, ran: undefined, unusable: undefined };
   return lineParser({
     line(raw, lineNo, cutOff) {
       const record = jsonLine(raw, lineNo, cutOff, state.warnings);
@@ -46,6 +48,18 @@ export const createPytestParser: ParserFactory = (ctx) => {
 function handle(r: JsonObject, state: State): string | null {
   switch (r['type']) {
     case 'start':
+      return null;
+    case 'launch': // written by run_pytest.py when it falls back to another pytest
+      return launch(r, state);
+    case 'missing': // run_pytest.py found no pytest at all
+      state.unusable = { code: 'RUNNER_MISSING', message: str(r['message']) ?? 'no pytest found' };
+      return null;
+    case 'unsupported': // the plugin stopped pytest: its version is too old for it
+      state.unusable = {
+        code: 'RUNNER_UNSUPPORTED',
+        message: `pytest ${str(r['pytest']) ?? '(unknown version)'}${str(r['python']) === null ? '' : ` (${str(r['python'])})`} is not supported: `
+          + `run-tests supports pytest ${str(r['supported']) ?? 'newer ones'}; install one into this python, or into the project's virtualenv`,
+      };
       return null;
     case 'test':
       return phase(r, state);
@@ -125,6 +139,14 @@ function failed(entry: Entry, when: Phase, r: JsonObject, root: string): TestRes
   return { ...base(entry), line, status, message: boundMessage(message) };
 }
 
+function launch(r: JsonObject, state: State): string | null {
+  const argv = r['argv'];
+  const why = str(r['why']);
+  if (!Array.isArray(argv) || !argv.every((a) => typeof a === 'string') || why === null) return 'launch line without argv or why';
+  state.ran = { argv: argv as string[], why };
+  return null;
+}
+
 function collect(r: JsonObject, state: State): string | null {
   const id = str(r['id']) ?? str(r['nodeid']);
   const outcome = str(r['outcome']);
@@ -161,5 +183,9 @@ function finish(state: State): ParsedReport {
     const why = status === 2 ? 'was interrupted' : status === 3 ? 'hit an internal error' : status === 4 ? 'stopped with a usage error' : 'ended';
     warnings.push(`pytest ${why} (exit status ${status}); the log has its output`);
   }
-  return { tests, complete, warnings };
+  return {
+    tests, complete, warnings,
+    ...(state.ran === undefined ? {} : { ran: state.ran }),
+    ...(state.unusable === undefined ? {} : { unusable: state.unusable }),
+  };
 }

@@ -87,6 +87,47 @@ suite('cargo test', () => {
     expect([regex.exitCode, regex.stderr]).toEqual([2, 'run-tests: --name /^adds/: cargo test filters by substring, not by regular expression\n']);
   }, COMPILES);
 
+  it('never turns --name into a libtest option: --name=--logfile=FILE filters by that text and leaves FILE alone', async () => {
+    const victim = path.join(await fs.mkdtemp(path.join(os.tmpdir(), 'run-tests-victim-')), 'keep.txt');
+    await fs.writeFile(victim, 'precious\n');
+    const { exitCode, report } = await run(['--cwd', mixed, `--name=--logfile=${victim}`]);
+    expect([exitCode, report.status, report.summary.run]).toEqual([4, 'no_tests', 0]);
+    expect(report.command).toMatch(new RegExp(`--report-time -- --logfile=${victim.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`));
+    expect(await fs.readFile(victim, 'utf8')).toBe('precious\n');
+  }, COMPILES);
+
+  it('runs a test file named like an option as that target, never as a cargo option', async () => {
+    const dir = await copyFixture('cargo-mixed');
+    await fs.copy(path.join(dir, 'tests/api.rs'), path.join(dir, 'tests/--foo.rs'));
+    // runJson puts --json last, where `--` would make it a file.
+    const cli = await runCli(['--cwd', dir, '--json', '--', 'tests/--foo.rs'], { env: cargoEnv });
+    const [exitCode, report] = [cli.exitCode, JSON.parse(cli.stdout) as RunReport];
+    expect([exitCode, report.status, report.summary]).toEqual([1, 'failed', { run: 2, passed: 1, failures: 1, errors: 0, skips: 0 }]);
+    expect(report.command).toContain('--message-format json-render-diagnostics --test=--foo --');
+    expect(failures(report)).toEqual([['integration tests/--foo.rs: api_doubles_wrongly', 'tests/--foo.rs', 11, 'failed']]);
+    const rerun = await run(['--cwd', dir, '--failed-only']);
+    expect([rerun.exitCode, rerun.report.rerun, failures(rerun.report)]).toEqual([1, { selected: 1, not_run: [] }, failures(report)]);
+  }, COMPILES);
+
+  it.each([
+    ['stdout alone', [], ['tests::adds_wrongly', 'tests::panics_in_helper', 'api_doubles_wrongly', 'doc: src/lib.rs - double (line 12)']],
+    ['stdout and stderr', ['2>&1'], ['unit: tests::adds_wrongly', 'unit: tests::panics_in_helper', 'integration tests/api.rs: api_doubles_wrongly', 'doc: src/lib.rs - double (line 12)']],
+  ])('parses the text of a plain cargo test run saved with %s', async (_label, redirect, names) => {
+    const saved = path.join(mixed, `cargo-test-${redirect.length}.txt`);
+    // As a user saves it: plain `cargo test`, no JSON, through a shell redirection.
+    const shell = `cargo test --offline --no-fail-fast > "$1" ${redirect.join(' ')}`;
+    const produced = spawnSync('sh', ['-c', shell, 'sh', saved], { cwd: mixed, env: { ...process.env, ...cargoEnv }, encoding: 'utf8' });
+    expect(produced.status).toBe(101);
+    const { exitCode, report } = await runJson(['parse', saved, '--cwd', mixed]);
+    expect([exitCode, report.status, report.source, report.error]).toEqual([1, 'failed', 'imported', null]);
+    expect(report.summary).toEqual({ run: 9, passed: 4, failures: 4, errors: 0, skips: 1 });
+    const lines = { adds_wrongly: ['src/lib.rs', 36], panics_in_helper: ['src/lib.rs', 21], api_doubles_wrongly: ['tests/api.rs', 11], 'double (line 12)': ['src/lib.rs', 12] };
+    expect(failures(report)).toEqual(names.map((name) => {
+      const [file, line] = Object.entries(lines).find(([k]) => name.endsWith(k))?.[1] ?? [];
+      return [name, file, line, 'failed'];
+    }).sort((a, b) => String(a[0]).localeCompare(String(b[0]))));
+  }, COMPILES);
+
   it('places a #[should_panic] test that did not panic at the line libtest names', async () => {
     const dir = await copyFixture('cargo-should-panic');
     const { exitCode, report } = await run(['--cwd', dir]);

@@ -45,6 +45,19 @@ describe('cargo adapter', () => {
     expect(() => cargo.plan(request({ name: { text: '^a', regex: true } }))).toThrow('--name /^a/: cargo test filters by substring');
   });
 
+  it('never lets a --name or a test name become a libtest option', () => {
+    expect(cargo.plan(request({ name: { text: '--logfile=/tmp/x', regex: false } })).argv).toEqual([...CARGO, '--', ...JSON_ARGS, '--', '--logfile=/tmp/x']);
+    expect(cargo.plan(request({ name: { text: '--exact', regex: false } })).argv).toEqual([...CARGO, '--', ...JSON_ARGS, '--', '--exact']);
+    expect(rerunCommands([record('m --lib -x')])).toEqual([{ select: ['-p', 'm', '--lib'], filters: ['--exact', '--', '-x'] }]);
+  });
+
+  it('never lets a file become a cargo option: a target named like one is given as --test=NAME', () => {
+    const facts = factsFromFiles('/p', { ...FILES, 'tests/--foo.rs': '', 'src/bin/-x.rs': '' });
+    expect(targetsOf(['tests/--foo.rs', 'src/bin/-x.rs', 'tests/api.rs'], facts)).toEqual(['--test=--foo', '--bin=-x', '--test', 'api']);
+    expect(targetsOf(['--foo'], facts)).toEqual([]);
+    expect(rerunCommands([record('m --test --foo a')])).toEqual([{ select: ['-p', 'm', '--test=--foo'], filters: ['--exact', 'a'] }]);
+  });
+
   it('maps files to their targets', () => {
     const facts = factsFromFiles('/p', FILES);
     expect(targetsOf(['src/util.rs', 'tests/api.rs', 'tests/api.rs'], facts)).toEqual(['--lib', '--test', 'api']);

@@ -37,6 +37,24 @@ describe('pytest detection', () => {
     expect(detect(files)).toBe(`${evidence}: pytest through \`python3 -m pytest\``);
   });
 
+  it.each([
+    [{ 'setup.py': '', 'simplejson/__init__.py': '', 'simplejson/tests/__init__.py': '', 'simplejson/tests/test_decode.py': '' }, 'simplejson/tests/test_*.py found'],
+    [{ 'pyproject.toml': '[project]\n', 'src/calc/__init__.py': '', 'src/calc/tests/test_add.py': '' }, 'src/calc/tests/test_*.py found'],
+    [{ 'src/tests/test_cli.py': '' }, 'src/tests/test_*.py found'],
+    [{ 'tests/unit/test_a.py': '' }, 'tests/unit/test_*.py found'],
+    [{ 'tests/unit/api/b_test.py': '' }, 'tests/unit/api/*_test.py found'],
+    [{ 'pkg/__init__.py': '', 'pkg/test_core.py': '', 'other/__init__.py': '', 'other/tests/test_z.py': '' }, 'other/tests/test_*.py found'],
+  ])('finds test files inside packages, under src/ and below tests/: %j', (files, evidence) => {
+    expect(detect(files)).toBe(`${evidence}: pytest through \`python3 -m pytest\``);
+  });
+
+  it('searches only packages, tests/, test/ and src/, three levels deep, never hidden directories', () => {
+    expect(detect({ 'scripts/test_tool.py': '' })).toBeNull(); // not a package
+    expect(detect({ '.tox/py/tests/test_a.py': '' })).toBeNull();
+    expect(detect({ 'src/a/b/tests/test_x.py': '', 'src/a/__init__.py': '', 'src/a/b/__init__.py': '' })).toBeNull();
+    expect(detect({ 'setup.py': '', 'lib/helpers.py': '' })).toBeNull();
+  });
+
   it('reads the config files: a pyproject.toml, setup.cfg or tox.ini without a pytest section is no evidence', () => {
     expect(detect({ 'pyproject.toml': '[project]\nname = "x"\n', 'setup.cfg': '[flake8]\n', 'tox.ini': '[tox]\n', 'tests/helper.py': '' })).toBeNull();
     expect(detect({ 'pyproject.toml': '[project]\n', 'tests/test_a.py': '' })).toBe('tests/test_*.py found: pytest through `python3 -m pytest`');
@@ -53,7 +71,7 @@ describe('pytest detection', () => {
   });
 
   it('marks roots where pytest looks for its rootdir, never conftest.py', () => {
-    expect(pytest.markers).toEqual(['pytest.ini', '.pytest.ini', 'pyproject.toml', 'tox.ini', 'setup.cfg']);
+    expect(pytest.markers).toEqual(['pytest.ini', '.pytest.ini', 'pyproject.toml', 'tox.ini', 'setup.cfg', 'setup.py']);
     expect(ROOT_MARKERS).toEqual(expect.arrayContaining([...pytest.markers]));
     expect(ROOT_MARKERS).not.toContain('conftest.py');
   });

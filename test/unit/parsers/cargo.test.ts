@@ -6,6 +6,8 @@ import { packageName, parseCargo } from '../../../src/parsers/cargo.js';
 
 const outputs = fileURLToPath(new URL('../../fixtures/outputs/cargo/', import.meta.url));
 const recorded = (name: string) => readFileSync(`${outputs}${name}.jsonl`, 'utf8');
+const recordedText = (name: string) => readFileSync(`${outputs}${name}.txt`, 'utf8');
+const expectedOf = (name: string): unknown => JSON.parse(readFileSync(`${outputs}${name}.expected.json`, 'utf8'));
 const ctx = { root: '<root>' };
 
 describe('cargo parser', () => {
@@ -67,5 +69,70 @@ describe('cargo parser', () => {
     expect(packageName('path+file:///w/dir#my-pkg@0.1.0')).toBe('my-pkg');
     expect(packageName('mixed 0.1.0 (path+file:///w/m)')).toBe('mixed');
     expect(docTestLocation('src/lib.rs - Foo::bar (line 12) - compile fail')).toEqual({ file: 'src/lib.rs', line: 12 });
+  });
+
+  describe('libtest text (cargo test without JSON)', () => {
+    const row = (t: { name: string; file: string | null; line: number | null; status: string }) => [t.name, t.file, t.line, t.status];
+
+    it('reads stdout alone (no Running headers, thread ids in panics): every block counted and named', () => {
+      const { tests, complete, warnings } = parseCargo(recordedText('text-stdout'), ctx);
+      expect(complete).toBe(true);
+      expect(tests.map(row)).toEqual([
+        ['tests::adds_two_numbers', null, null, 'passed'],
+        ['tests::adds_wrongly', 'src/lib.rs', 36, 'failed'],
+        ['tests::ignored_slow_test', null, null, 'skipped'],
+        ['tests::panics_in_helper', 'src/lib.rs', 21, 'failed'],
+        ['tests::rejects_negative_input', null, null, 'passed'],
+        ['api_adds', null, null, 'passed'],
+        ['api_doubles_wrongly', 'tests/api.rs', 11, 'failed'],
+        ['doc: src/lib.rs - double (line 12)', 'src/lib.rs', 12, 'failed'],
+        ['doc: src/lib.rs - add (line 3)', 'src/lib.rs', 3, 'passed'],
+      ]);
+      expect(tests[1]).toMatchObject({ message: 'assertion `left == right` failed: two and two\n  left: 4\n right: 5' });
+      expect(warnings).toEqual([expect.stringMatching(/^libtest output without cargo's `Running` lines/)]);
+    });
+
+    it('names tests as a JSON run does when stderr is in the file too', () => {
+      const text = parseCargo(recordedText('text-all'), ctx);
+      const json = parseCargo(recorded('mixed'), ctx);
+      expect(text.warnings).toEqual([]);
+      const byName = (r: typeof text) => r.tests.map((t) => [t.name, t.file, t.line, t.status, 'message' in t ? t.message : null]).sort((a, b) => String(a[0]).localeCompare(String(b[0])));
+      expect(byName(text)).toEqual(byName(json));
+      expect(text.tests.find((t) => t.name === 'integration tests/api.rs: api_doubles_wrongly')?.id).toBe('--test api api_doubles_wrongly');
+    });
+
+    it('reads panics without thread ids (older Rust), timings, ignore reasons, and a block cut off', () => {
+      const old = recordedText('text-stdout').replace(/ \(1\) panicked/g, ' panicked')
+        .replace('test tests::adds_two_numbers ... ok', 'test tests::adds_two_numbers ... ok <0.002s>')
+        .replace('test tests::ignored_slow_test ... ignored', 'test tests::ignored_slow_test ... ignored, too slow');
+      const { tests } = parseCargo(old, ctx);
+      expect(tests.map(row)).toEqual(parseCargo(recordedText('text-stdout'), ctx).tests.map(row));
+      expect(tests[0]).toMatchObject({ durationMs: 2 });
+      expect(tests[2]).toMatchObject({ status: 'skipped', message: 'too slow' });
+      const cut = recordedText('text-stdout').split('\n\nrunning 2 tests')[0] ?? '';
+      const first = parseCargo(cut.replace(/\ntest result: .*\n*$/, '\n'), ctx);
+      expect([first.complete, first.tests.length]).toEqual([false, 5]);
+    });
+
+    it('reads the failures of the terse form (-q), which names no passing test: never complete', () => {
+      const { tests, complete, warnings } = parseCargo(recordedText('text-terse'), ctx);
+      expect([complete, tests.map(row)]).toEqual([false, [
+        ['tests::adds_wrongly', 'src/lib.rs', 36, 'failed'],
+        ['tests::panics_in_helper', 'src/lib.rs', 21, 'failed'],
+        ['api_doubles_wrongly', 'tests/api.rs', 11, 'failed'],
+        ['doc: src/lib.rs - double (line 12)', 'src/lib.rs', 12, 'failed'],
+      ]]);
+      expect(warnings[0]).toBe('a libtest block counts 5 tests but names only 2 (the terse output of `cargo test -q` names no passing test): the report is incomplete');
+    });
+
+    it('places nothing it cannot: a test that returned Err has no location in text either', () => {
+      expect(parseCargo(recordedText('text-returns-err'), ctx)).toEqual(expectedOf('text-returns-err'));
+      expect(parseCargo(recordedText('text-returns-err'), ctx).tests.filter((t) => t.status === 'failed').map(row)).toEqual([
+        ['parse::tests::reads_input', null, null, 'failed'],
+        ['tests::reads_input', null, null, 'failed'],
+        ['api_halves_odd', null, null, 'failed'],
+        ['flags::rejects_flag_word', null, null, 'failed'],
+      ]);
+    });
   });
 });

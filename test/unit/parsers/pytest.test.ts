@@ -22,7 +22,7 @@ const lines = (...ls: string[]) => `${ls.join('\n')}\n`;
 
 describe('pytest parser on recorded real outputs', () => {
   it('has every recorded case', () => {
-    expect(cases.sort()).toEqual(['collect-error', 'filtered', 'mixed', 'no-tests', 'not-found', 'rerun', 'truncated', 'xpass']);
+    expect(cases.sort()).toEqual(['collect-error', 'fallback', 'filtered', 'mixed', 'no-tests', 'not-found', 'rerun', 'truncated', 'xpass']);
   });
 
   it.each(cases)('%s matches its expected report', (name) => {
@@ -127,5 +127,27 @@ describe('pytest parser on small inputs', () => {
     expect(parser.finished).toBe(0);
     parser.push(lines(phase('teardown', 'passed')));
     expect(parser.finished).toBe(1);
+  });
+
+  describe('what the launcher and the plugin say about pytest itself', () => {
+    it('a pytest older than the plugin supports is RUNNER_UNSUPPORTED, naming its version and python', () => {
+      const line = JSON.stringify({ type: 'unsupported', pytest: '6.2.5', python: '/usr/bin/python3', supported: '7.0 or later' });
+      expect(parse(lines(line))).toEqual({
+        tests: [], complete: false, warnings: [],
+        unusable: { code: 'RUNNER_UNSUPPORTED', message: "pytest 6.2.5 (/usr/bin/python3) is not supported: run-tests supports pytest 7.0 or later; install one into this python, or into the project's virtualenv" },
+      });
+    });
+
+    it('no pytest module and none on PATH is RUNNER_MISSING', () => {
+      const line = JSON.stringify({ type: 'missing', message: 'python3 (/usr/bin/python3) has no pytest module, and there is no pytest on PATH' });
+      expect(parse(lines(line)).unusable).toEqual({ code: 'RUNNER_MISSING', message: 'python3 (/usr/bin/python3) has no pytest module, and there is no pytest on PATH' });
+    });
+
+    it('a fallback to another pytest is what ran; a launch line without its fields is ignored with a warning', () => {
+      const launch = JSON.stringify({ type: 'launch', argv: ['pytest', 'tests/test_a.py'], why: 'python3 (/x) has no pytest module' });
+      expect(parse(lines(launch, START, session(5))).ran).toEqual({ argv: ['pytest', 'tests/test_a.py'], why: 'python3 (/x) has no pytest module' });
+      const bad = parse(lines('{"type":"launch","argv":"pytest"}', START, session(5)));
+      expect([bad.ran, bad.warnings]).toEqual([undefined, ['line 1: launch line without argv or why, ignored']]);
+    });
   });
 });

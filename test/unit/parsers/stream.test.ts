@@ -6,7 +6,7 @@ import { parseText } from '../../../src/parsers/stream.js';
 
 const outputs = fileURLToPath(new URL('../../fixtures/outputs/', import.meta.url));
 /** A recording's extension, replaced to find its sidecars. */
-const RECORDING = /\.(?:jsonl?|xml|tap)$/;
+const RECORDING = /\.(?:jsonl?|xml|tap|txt)$/;
 /** A recording's context: the root, plus hints the adapter would give (`<case>.context.json`). */
 function contextOf(file: string): { root: string; hints?: Record<string, string> } {
   const sidecar = outputs + file.replace(RECORDING, '.context.json');
@@ -25,7 +25,7 @@ const recorded: [string, ParserId][] = [
   ...readdirSync(`${outputs}go`).filter((f) => f.endsWith('.jsonl')).map((f): [string, ParserId] => [`go/${f}`, 'go-json']),
   ...readdirSync(`${outputs}jest-json`).filter((f) => f.endsWith('.json') && !f.endsWith('.expected.json')).map((f): [string, ParserId] => [`jest-json/${f}`, 'jest-json']),
   ...readdirSync(`${outputs}pytest`).filter((f) => f.endsWith('.jsonl')).map((f): [string, ParserId] => [`pytest/${f}`, 'pytest']),
-  ...readdirSync(`${outputs}cargo`).filter((f) => f.endsWith('.jsonl')).map((f): [string, ParserId] => [`cargo/${f}`, 'cargo']),
+  ...readdirSync(`${outputs}cargo`).filter((f) => f.endsWith('.jsonl') || f.endsWith('.txt')).map((f): [string, ParserId] => [`cargo/${f}`, 'cargo']),
   ...readdirSync(`${outputs}junit`).filter((f) => f.endsWith('.xml')).map((f): [string, ParserId] => [`junit/${f}`, 'junit']),
   ...readdirSync(`${outputs}tap`).filter((f) => f.endsWith('.tap')).map((f): [string, ParserId] => [`tap/${f}`, 'tap']),
 ];
