@@ -49,6 +49,7 @@ export async function runProject(request: RunRequest, selection: ProjectSelectio
       artifacts,
       env: request.env,
       reportersDir: request.reportersDir,
+      noCache: request.noCache === true,
     });
     return await execute({ ...base, detection, invocation, files: selection.files, rerun, previous: previous ?? [] }, interrupts);
   } catch (error) {
@@ -181,6 +182,8 @@ async function finish(run: Execution, outcome: ProcessOutcome, follower: ReportF
     error: report === null ? read.error : null,
     rerun: run.rerun ? { selected: run.rerun.length, not_run: missing.map((t) => t.test_name) } : null,
     failuresFile: keepsFailures ? artifacts.lastFailures : null,
+    packages: report?.packages,
+    notes: report?.notes,
   });
   writeJsonAtomic(artifacts.lastReport, result);
   return { report: result, tests };

@@ -31,6 +31,17 @@ export interface ParsedReport {
   /** True only when the report shows the run reached its end (not truncated or cut off). */
   readonly complete: boolean;
   readonly warnings: readonly string[];
+  /** The packages the run tested, for runners that test by package (go): whether each
+   * result was replayed from the runner's own cache. */
+  readonly packages?: readonly PackageResult[];
+  /** How the run went, beyond its results (`2 of 3 packages replayed from go's test
+   * cache`): added to the report's reason. */
+  readonly notes?: readonly string[];
+}
+
+export interface PackageResult {
+  readonly name: string;
+  readonly cached: boolean;
 }
 
 export interface ParseContext {
