@@ -6,8 +6,8 @@ import type { Adapter, Invocation, PlanRequest } from './types.js';
 export { escapeGoRegex, goRunPattern } from './go-select.js';
 
 /** go prints its JSON events on stdout (and, before Go 1.24, build errors as text on
- * stderr): run-tests copies both into the report file, whole lines as they come, and
- * follows it. go's test cache is used as `go test` uses it: a replayed result is go's
+ * stderr): the log, which holds both, whole lines as they come, is the report, kept
+ * once (go's output of a large module runs to tens of MB). go's test cache is used as `go test` uses it: a replayed result is go's
  * own verdict on unchanged inputs (sources, environment, files read); `--no-cache`
  * adds `-count=1`, which runs every test afresh. */
 const GO_TEST = ['go', 'test', '-json'] as const;
@@ -23,7 +23,6 @@ export const go: Adapter = {
   },
 
   plan(request: PlanRequest): Invocation {
-    const report = request.artifacts.file('go-test.jsonl');
     const module = modulePath(request.facts);
     const { commands, notes } = request.rerun
       ? { commands: rerunCommands(request.rerun, module), notes: [] }
@@ -38,8 +37,7 @@ export const go: Adapter = {
       ...(notes.length > 0 ? { notes } : {}),
       env: { ...request.env },
       cwd: request.root,
-      reports: [{ path: report, parser: 'go-json', ...(module === null ? {} : { hints: { module } }) }],
-      captureOutput: report,
+      reports: [{ path: request.artifacts.log, parser: 'go-json', ...(module === null ? {} : { hints: { module } }) }],
     };
   },
 

@@ -101,7 +101,8 @@ async function execute(run: Execution, interrupts: Interrupts): Promise<ProjectR
     timeoutMs: request.timeoutMs,
     killGraceMs: request.killGraceMs,
     tee: request.tee,
-    maxLogBytes: request.maxLogBytes,
+    // A log that is the runner's report is never capped: a report with a hole in it could never show a pass.
+    maxLogBytes: invocation.reports.some((report) => report.path === artifacts.log) ? null : request.maxLogBytes,
   }, interrupts);
   request.onRunnerStarted?.();
   const live = request.liveCount ? liveCount(request.liveCount) : null;

@@ -81,7 +81,8 @@ class GoStream {
     // No trim per line unless needed: a large run has hundreds of thousands.
     const line = raw.charCodeAt(raw.length - 1) === 13 ? raw.slice(0, -1) : raw;
     if (line.charCodeAt(0) !== 123) { // 123: '{'
-      if (line.trim() !== '' && !this.build.text(line)) this.stray.push(line);
+      // `run-tests: timed out …`: run-tests' own marker lines in the log, which is go's report.
+      if (line.trim() !== '' && !line.startsWith('run-tests: ') && !this.build.text(line)) this.stray.push(line);
       return;
     }
     const event = readEvent(line);

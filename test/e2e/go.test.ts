@@ -87,10 +87,13 @@ describe.each(TOOLCHAINS)('go test -json, $version', ({ version, path: PATH, pre
     expect(report.failed_tests.find((t) => t.test_name === 'TestTable/wrong_[neg]')).toMatchObject({ id: 'example.com/gomixed TestTable/wrong_[neg]', message: 'mixed_test.go:39: Add(-1, 1) = 0, want 1' });
     const log = await fs.readFile(path.join(dir, '.run-tests/last-test.log'), 'utf8');
     expect(log).toContain('--- FAIL: TestTable/wrong_[neg]');
-    // The log is go's own output (its JSON events); the report holds the same lines.
+    // The log is go's own output (its JSON events), and the report run-tests reads: kept once.
     expect(log).toContain('"Action":"fail","Package":"example.com/gomixed","Test":"TestTable/wrong_[neg]"');
+    expect((await fs.readdir(path.join(dir, '.run-tests'))).sort()).toEqual(['.gitignore', 'last-failures.json', 'last-report.json', 'last-test.log']);
 
-    const rerun = await run(['--cwd', dir, '--failed-only']);
+    // --max-log does not cut the log that is go's report.
+    const rerun = await run(['--cwd', dir, '--failed-only', '--max-log', '1K']);
+    expect((await fs.stat(path.join(dir, '.run-tests/last-test.log'))).size).toBeGreaterThan(4096);
     expect(rerun.exitCode).toBe(1);
     expect(rerun.report.rerun).toEqual({ selected: 5, not_run: [] });
     expect(rerun.report.summary).toEqual({ run: 5, passed: 0, failures: 5, errors: 0, skips: 0 });
@@ -192,7 +195,7 @@ describe.each(TOOLCHAINS)('go test -json, $version', ({ version, path: PATH, pre
     });
     // The same stream read by `parse` is no pass either, and neither is its JUnit file.
     const junit = path.join(dir, 'parsed.xml');
-    const parsed = await run(['parse', path.join(dir, '.run-tests/go-test.jsonl'), '--cwd', dir, '--junit', junit]);
+    const parsed = await run(['parse', path.join(dir, '.run-tests/last-test.log'), '--cwd', dir, '--junit', junit]);
     expect([parsed.exitCode, parsed.report.status, parsed.report.summary, failures(parsed.report)]).toEqual([
       1, 'failed', { run: 3, passed: 2, failures: 0, errors: 1, skips: 0 }, [packageFailure],
     ]);
@@ -213,7 +216,7 @@ describe.each(TOOLCHAINS)('go test -json, $version', ({ version, path: PATH, pre
     expect(report.summary).toEqual({ run: 2, passed: 2, failures: 0, errors: 0, skips: 0 });
     const note = "example.com/gonested: TestInnerFails, TestInnerPasses ran inside TestRunsInnerTests (a nested run, such as testing.RunTests) and are not counted: go's verdict on them is the one on TestRunsInnerTests (1 of their results failed)";
     expect(report.warnings).toEqual([note]);
-    const parsed = await run(['parse', path.join(dir, '.run-tests/go-test.jsonl'), '--cwd', dir]);
+    const parsed = await run(['parse', path.join(dir, '.run-tests/last-test.log'), '--cwd', dir]);
     expect([parsed.exitCode, parsed.report.status, parsed.report.summary.run, parsed.report.warnings]).toEqual([0, 'passed', 2, [note]]);
   });
 

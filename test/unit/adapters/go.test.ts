@@ -12,7 +12,7 @@ const FILES = {
   'go.mod': GO_MOD, 'm.go': '', 'm_test.go': 'func TestM(t *testing.T) {}\n', 'sub/s_test.go': TESTS, 'sub/other_test.go': 'func TestOther[T any](t *testing.T) {}\n',
   'sub/helpers_test.go': 'package p\n\nfunc helper() {}\n', 'sub/deep/d_test.go': 'func TestD(t *testing.T) {}\n', 'internal/x/x_test.go': '',
 };
-const REPORT = '/p/.run-tests/go-test.jsonl';
+const LOG = '/p/.run-tests/last-test.log';
 
 const request = (over: Partial<PlanRequest> = {}, files: Record<string, string> = FILES): PlanRequest => ({
   root: '/p',
@@ -44,15 +44,14 @@ describe('go detection', () => {
 });
 
 describe('go plan', () => {
-  it("runs every package with go's test cache, keeping the environment, its output copied into the report", () => {
+  it("runs every package with go's test cache, keeping the environment, its log as the report", () => {
     const plan = go.plan(request());
     expect(go.plan(request({ noCache: true })).argv).toEqual(['go', 'test', '-json', '-count=1', './...']);
     expect(plan).toEqual({
       argv: ['go', 'test', '-json', './...'],
       env: { PATH: '/bin', GOFLAGS: '-tags=x' },
       cwd: '/p',
-      reports: [{ path: REPORT, parser: 'go-json', hints: { module: 'example.com/m' } }],
-      captureOutput: REPORT,
+      reports: [{ path: LOG, parser: 'go-json', hints: { module: 'example.com/m' } }],
     });
   });
 

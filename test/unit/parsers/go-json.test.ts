@@ -182,6 +182,11 @@ describe('go test -json, edge cases', () => {
     expect(report.warnings).toEqual(['example.com/m: go passed the package, yet its stream says TestB failed: events of a nested run, not counted']);
   });
 
+  it("skips run-tests' own marker lines in the log, which is go's report", () => {
+    const report = parse(ev('run', 'TestA'), ev('pass', 'TestA'), 'run-tests: timed out after 3s; sent SIGTERM to process group 7', ev('pass'));
+    expect([report.tests.length, report.warnings, report.complete]).toEqual([1, [], true]);
+  });
+
   it('warns once per unknown action and ignores it', () => {
     const report = parse(ev('run', 'TestA'), ev('attr', 'TestA'), ev('attr', 'TestA'), ev('pass', 'TestA'), ev('pass'));
     expect(report.tests).toHaveLength(1);
