@@ -304,7 +304,6 @@ class GoStream {
 
 const isFailing = (test: TestResult | undefined): boolean => test?.status === 'failed' || test?.status === 'error';
 
-
 function skipped(packageDir: string | null, output: readonly string[], base: Base): TestResult {
   const message = messageOf(output);
   const at = prefixLocation(output.join('').split('\n'), packageDir);
