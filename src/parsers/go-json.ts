@@ -277,7 +277,7 @@ class GoStream {
     if (names.length === 0) return;
     const ids = [...pkg.tests.keys()].filter((n) => names.some((name) => n === name || n.startsWith(`${name}/`))).map((n) => `${pkg.path} ${n}`);
     const failed = ids.map((id) => this.remove(pkg, id)).filter(isFailing).length;
-    this.warnings.push(`${pkg.path}: ${names.join(', ')} ran inside ${outer} (a nested run, such as testing.RunTests) and are not counted: go's verdict on them is the one on ${outer} (${failed} of their results failed)`);
+    this.warnings.push(`${pkg.path}: ${outer} ran ${names.join(', ')} in a nested run (testing.RunTests, testing.MainStart): not counted, ${outer}'s own result is go's verdict on them (${failed} of their results failed)`);
   }
 
   private add(pkg: PackageState, result: TestResult): void {
