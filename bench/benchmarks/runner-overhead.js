@@ -53,6 +53,9 @@ export const runnerOverhead = {
   name: 'runners',
   title: 'run-tests against go test and jest by hand',
   async run({ runs, log }) {
+    // run-tests uses go's test cache, which would answer every round after the first:
+    // each go command here (run-tests, by hand, planned) runs its tests afresh.
+    process.env.GOFLAGS = '-count=1';
     const figures = [];
     for (const c of cases()) {
       log(`${c.title} (run-tests vs by hand vs the planned command)`);

@@ -18,20 +18,35 @@ source "$(dirname "$0")/lib.sh" go
 go119="${GO119:-$(command -v go)}"
 go123="${GO123:-/usr/lib/go-1.23/bin/go}"
 
-# No network, no toolchain switching, a cache of our own (-count=1 bypasses results anyway).
+# No network, no toolchain switching, a cache of our own: every case runs with -count=1
+# (afresh) but the `cached` ones, which replay what a first run put in that cache.
 export GOPROXY=off GOTOOLCHAIN=local GOFLAGS= GOCACHE="$work/gocache"
 
 # record <case> <project> <go binary> [go test arguments...]
 record() {
   local name="$1" project="$2" gobin="$3"; shift 3
+  run_case "$name" "$(fresh_copy "$project" "$name")" "$gobin" -count=1 "$@"
+}
+
+# record_cached <case> <project> <go binary> [go test arguments...]: go test twice in
+# one copy, recording the second run, which go answers from its test cache where it can.
+record_cached() {
+  local name="$1" project="$2" gobin="$3"; shift 3
   local root
   root="$(fresh_copy "$project" "$name")"
+  (cd "$root" && PATH="$(dirname "$gobin"):$PATH" go test -json "$@" >/dev/null 2>&1) || true
+  run_case "$name" "$root" "$gobin" "$@"
+}
+
+# run_case <case> <root> <go binary> [go test arguments...]
+run_case() {
+  local name="$1" root="$2" gobin="$3"; shift 3
   local module
   module="$(sed -n 's/^module[[:space:]]*//p' "$root/go.mod")"
-  echo "== $name: (cd $project && $("$gobin" version | cut -d' ' -f3) test -json -count=1 $*)" >&2
+  echo "== $name: ($(basename "$root") && $("$gobin" version | cut -d' ' -f3) test -json $*)" >&2
   (
     cd "$root"
-    PATH="$(dirname "$gobin"):$PATH" go test -json -count=1 "$@" >"$work/$name.jsonl" 2>&1
+    PATH="$(dirname "$gobin"):$PATH" go test -json "$@" >"$work/$name.jsonl" 2>&1
   ) || echo "   (exit status $?, expected when tests fail)" >&2
   printf '{ "hints": { "module": "%s" } }\n' "$module" >"$out/$name.context.json"
   ROOT="$root" perl -pe '
@@ -52,9 +67,21 @@ record panic go-panic "$go119" ./...
 record filtered go-mixed "$go119" -run 'TestTable$/^wrong_\[neg\]' ./...
 # --failed-only after `mixed`, for the root package: a nested and a bracketed leaf.
 record rerun go-mixed "$go119" -run '^TestNested$/^outer$/^inner_\(bad\)$|^TestTable$/^wrong_\[neg\]$' .
+# A TestMain that exits 1 after every test passed: the package fails with no failed test.
+record testmain go-testmain "$go119" ./...
+# testing.RunTests inside a test: the inner tests' events, one failing, in a package that passed.
+record nested go-nested "$go119" ./...
+# A passing test whose output lacks a trailing newline: Go 1.19 gives it no outcome.
+record no-newline go-no-newline "$go119" ./...
+# A second run of go-packages: the packages that passed are replayed from go's cache.
+record_cached cached go-packages "$go119" ./...
 if [ -x "$go123" ]; then
   record mixed.go1.23 go-mixed "$go123" ./...
   record build-error.go1.23 go-build-error "$go123" ./...
+  record testmain.go1.23 go-testmain "$go123" ./...
+  record nested.go1.23 go-nested "$go123" ./...
+  record no-newline.go1.23 go-no-newline "$go123" ./...
+  record_cached cached.go1.23 go-packages "$go123" ./...
 else
   echo "no Go 1.23 at $go123: the go1.23 cases were not recorded" >&2
 fi

@@ -1,12 +1,16 @@
-import path from 'node:path';
 import type { FailedTestRecord } from '../core/types.js';
 import type { ProjectFacts } from '../detect/facts.js';
-import type { Adapter, Invocation, NameFilter, PlanRequest } from './types.js';
+import { escapeGoRegex, selectionCommands, type GoCommand } from './go-select.js';
+import type { Adapter, Invocation, PlanRequest } from './types.js';
+
+export { escapeGoRegex, goRunPattern } from './go-select.js';
 
 /** go prints its JSON events on stdout (and, before Go 1.24, build errors as text on
- * stderr): run-tests copies both into the report file, whole lines as they come, and
- * follows it. `-count=1`: a cached result would replay old evidence. */
-const GO_TEST = ['go', 'test', '-json', '-count=1'] as const;
+ * stderr): the log, which holds both, whole lines as they come, is the report, kept
+ * once (go's output of a large module runs to tens of MB). go's test cache is used as `go test` uses it: a replayed result is go's
+ * own verdict on unchanged inputs (sources, environment, files read); `--no-cache`
+ * adds `-count=1`, which runs every test afresh. */
+const GO_TEST = ['go', 'test', '-json'] as const;
 
 export const go: Adapter = {
   id: 'go',
@@ -21,21 +25,21 @@ export const go: Adapter = {
   },
 
   plan(request: PlanRequest): Invocation {
-    const report = request.artifacts.file('go-test.jsonl');
     const module = modulePath(request.facts);
-    const commands = request.rerun
-      ? rerunCommands(request.rerun, module)
-      : [{ run: request.name ? goRunPattern(request.name) : null, packages: packagesOf(request.files, request.facts) }];
+    const { commands, notes } = request.rerun
+      ? { commands: rerunCommands(request.rerun, module), notes: [] }
+      : selectionCommands(request.files, request.name, request.facts);
+    const test = request.noCache === true ? [...GO_TEST, '-count=1'] : GO_TEST;
     const [first, ...rest] = commands.map(({ run, packages }) => [
-      ...GO_TEST, ...(run === null ? [] : ['-run', run]), ...packages,
+      ...test, ...(run === null ? [] : ['-run', run]), ...packages,
     ]);
     return {
-      argv: first ?? [...GO_TEST, './...'],
+      argv: first ?? [...test, './...'],
       ...(rest.length > 0 ? { thenArgv: rest } : {}),
+      ...(notes.length > 0 ? { notes } : {}),
       env: { ...request.env },
       cwd: request.root,
-      reports: [{ path: report, parser: 'go-json', ...(module === null ? {} : { hints: { module } }) }],
-      captureOutput: report,
+      reports: [{ path: request.artifacts.log, parser: 'go-json', ...(module === null ? {} : { hints: { module } }) }],
     };
   },
 
@@ -89,42 +93,6 @@ function definitionOf(name: string, facts: ProjectFacts, dir: string): { file: s
     if (at !== null) return { file: relative, line: text.slice(0, at.index).split('\n').length };
   }
   return null;
-}
-
-/** Go's regexp.QuoteMeta: the text matched literally by RE2. */
-export const escapeGoRegex = (text: string): string => text.replace(/[\\.+*?()|[\]{}^$]/g, (c) => `\\${c}`);
-
-/** `--name` as `-run`. go matches -run one subtest level at a time, splitting it at each
- * `/` outside brackets: a plain name without `/` matches top-level tests whose name
- * contains it (their subtests run with them); `Table/wrong` matches subtests named
- * `wrong…` of a top-level test named `…Table`. A /regex/ is passed on as written. */
-export function goRunPattern(name: NameFilter): string {
-  if (name.regex) return name.text;
-  const parts = name.text.split('/').map(escapeGoRegex);
-  if (parts.length === 1) return parts[0] ?? '';
-  const last = parts.length - 1;
-  return parts.map((part, i) => (i === 0 ? `${part}$` : i === last ? `^${part}` : `^${part}$`)).join('/');
-}
-
-/** The packages of the given files (`./dir`, `.` for the root); a directory is its
- * package, or every package below it when it holds no .go file itself. */
-export function packagesOf(files: readonly string[], facts: ProjectFacts): string[] {
-  if (files.length === 0) return ['./...'];
-  return [...new Set(files.map((file) => {
-    const clean = file.replace(/\/+$/, '');
-    if (clean === '' || clean === '.') return hasGoFiles(facts, '') ? '.' : './...';
-    if (facts.isDirectory(clean)) return hasGoFiles(facts, clean) ? `./${clean}` : `./${clean}/...`;
-    const dir = path.posix.dirname(clean);
-    return dir === '.' ? '.' : `./${dir}`;
-  }))];
-}
-
-const hasGoFiles = (facts: ProjectFacts, dir: string): boolean => facts.list(dir).some((name) => name.endsWith('.go'));
-
-export interface GoCommand {
-  /** The -run pattern, or null for the whole package. */
-  readonly run: string | null;
-  readonly packages: readonly string[];
 }
 
 /** Exact reruns. Ids are `<import path> <test name>`, or the import path alone for a

@@ -22,6 +22,9 @@ export interface PlanRequest {
   readonly env: NodeJS.ProcessEnv;
   /** Absolute path of this package's reporters/ directory. */
   readonly reportersDir: string;
+  /** --no-cache: run afresh what the runner would replay from its own result cache. A
+   * runner without one ignores it. */
+  readonly noCache?: boolean;
 }
 
 /** A structured report the runner writes, and the parser that reads it. */

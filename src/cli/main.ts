@@ -28,6 +28,7 @@ interface RunOptions {
   runner?: string;
   minTests: string;
   allowNoTests?: boolean;
+  cache?: boolean;
   stream?: boolean;
   command?: string;
   report?: string;
@@ -58,6 +59,7 @@ async function run(files: string[], options: RunOptions): Promise<void> {
     runner: options.runner ?? null,
     minTests: parseCount('--min-tests', options.minTests),
     allowNoTests: options.allowNoTests === true,
+    noCache: options.cache === false,
     tee: options.stream ? process.stderr : null,
     // isatty, not process.stderr.isTTY: a run that shows no live count never builds the stream.
     liveCount: !options.json && !options.stream && isatty(2) ? process.stderr : null,
@@ -130,6 +132,7 @@ function program(): Command {
     .option('--runner <id>', 'use this runner instead of detecting one (rails, rspec, minitest, jest, vitest, mocha, node-test, go, cargo, pytest)')
     .option('--min-tests <n>', 'fewer tests than this is a failure (status no_tests)', '1')
     .option('--allow-no-tests', 'zero tests run exits 0 (status stays no_tests)')
+    .option('--no-cache', "run afresh what the runner would replay from its own result cache (go's test cache); other runners have none and ignore it")
     .option('--stream', "pass the runner's live output through to stderr")
     .option('--command <cmd>', 'run this test command instead of a detected runner (split into argv, never a shell); needs --report')
     .option('--report <format:path>', "where --command's report is: junit:<file>, tap:<file> or tap:- (TAP on stdout)")

@@ -47,7 +47,7 @@ export async function importReport(file: string, format: string | null, cwd: str
     return failed({ file, cwd, format: use, reason, code: 'REPORT_UNPARSEABLE', message: `${file} holds no ${use} results`, warnings: parsed.warnings });
   }
   const { status, warnings } = importVerdict(parsed, file);
-  return { report: importedReport({ format: use, reason, root: cwd, file, status, tests: parsed.tests, warnings, error: null }), tests: parsed.tests };
+  return { report: importedReport({ format: use, reason, root: cwd, file, status, tests: parsed.tests, warnings, error: null, packages: parsed.packages, notes: parsed.notes }), tests: parsed.tests };
 }
 
 function knownFormat(format: string): ImportFormat {

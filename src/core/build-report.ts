@@ -8,7 +8,7 @@ import { displayCommand } from './quote.js';
 import { SCHEMA_VERSION, type RunReport } from './report.js';
 import type { RunRequest } from './request.js';
 import { isFailure, toRecord } from './failures.js';
-import type { FailedTestRecord, RunStatus, TestResult } from './types.js';
+import type { FailedTestRecord, PackageResult, RunStatus, TestResult } from './types.js';
 import { exitCodeOf, summarize } from './verdict.js';
 
 /** What a project's report is built from. */
@@ -28,6 +28,9 @@ export interface Parts {
   readonly error: RunReport['error'];
   readonly rerun: RunReport['rerun'];
   readonly failuresFile: string | null;
+  /** From the parsed report (ParsedReport.packages and .notes). */
+  readonly packages?: readonly PackageResult[] | undefined;
+  readonly notes?: readonly string[] | undefined;
 }
 
 export function buildReport(run: Context & { invocation?: Invocation }, parts: Parts): RunReport {
@@ -39,7 +42,7 @@ export function buildReport(run: Context & { invocation?: Invocation }, parts: P
     status: parts.status,
     exit_code: exitCodeOf(parts.status, request.allowNoTests),
     framework: run.detection?.adapter.id ?? null,
-    reason: run.detection ? [run.detection.reason, ...(invocation?.notes ?? [])].join('; ') : null,
+    reason: run.detection ? [run.detection.reason, ...(invocation?.notes ?? []), ...(parts.notes ?? [])].join('; ') : null,
     command: invocation ? displayCommand(invocation) : null,
     project_root: run.root,
     exit_status: parts.outcome?.exitCode ?? null,
@@ -56,6 +59,7 @@ export function buildReport(run: Context & { invocation?: Invocation }, parts: P
     warnings: parts.warnings,
     error: parts.error,
     projects: [],
+    ...(parts.packages === undefined ? {} : { packages: parts.packages }),
   };
 }
 
@@ -99,6 +103,8 @@ export interface ImportedParts {
   readonly tests: readonly TestResult[] | null;
   readonly warnings: readonly string[];
   readonly error: RunReport['error'];
+  readonly packages?: readonly PackageResult[] | undefined;
+  readonly notes?: readonly string[] | undefined;
 }
 
 export function importedReport(parts: ImportedParts): RunReport {
@@ -108,7 +114,7 @@ export function importedReport(parts: ImportedParts): RunReport {
     status: parts.status,
     exit_code: exitCodeOf(parts.status, false),
     framework: parts.format,
-    reason: parts.reason,
+    reason: [parts.reason, ...(parts.notes ?? [])].join('; '),
     command: null,
     project_root: parts.root,
     exit_status: null,
@@ -124,5 +130,6 @@ export function importedReport(parts: ImportedParts): RunReport {
     warnings: parts.warnings,
     error: parts.error,
     projects: [],
+    ...(parts.packages === undefined ? {} : { packages: parts.packages }),
   };
 }

@@ -1,4 +1,4 @@
-import type { FailedTestRecord, RunStatus, Summary } from './types.js';
+import type { FailedTestRecord, PackageResult, RunStatus, Summary } from './types.js';
 
 export const SCHEMA_VERSION = 1;
 
@@ -32,4 +32,7 @@ export interface RunReport {
   readonly error: { readonly code: string; readonly message: string } | null;
   /** One report per subproject when files from several projects ran; else empty. */
   readonly projects: readonly RunReport[];
+  /** For runners that test by package (go): each package tested, and whether its
+   * result was replayed from the runner's cache. Absent for other runners. */
+  readonly packages?: readonly PackageResult[];
 }

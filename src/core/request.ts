@@ -23,6 +23,8 @@ export interface RunRequest {
   readonly runner: string | null;
   readonly minTests: number;
   readonly allowNoTests: boolean;
+  /** --no-cache: results the runner would replay from its own cache are run afresh (go). */
+  readonly noCache?: boolean;
   /** Pass the runner's live output through to this stream (--stream). */
   readonly tee: NodeJS.WritableStream | null;
   /** Show a live count of finished tests here (a TTY, not --json). */

@@ -51,6 +51,7 @@ export async function runProject(request: RunRequest, selection: ProjectSelectio
       artifacts,
       env: request.env,
       reportersDir: request.reportersDir,
+      noCache: request.noCache === true,
     };
     const planned = chosen === null ? { invocation: detection.adapter.plan(planRequest), warnings: [] } : planRerun(detection.adapter, planRequest);
     return await execute({
@@ -109,7 +110,8 @@ async function execute(run: Execution, interrupts: Interrupts): Promise<ProjectR
     timeoutMs: request.timeoutMs,
     killGraceMs: request.killGraceMs,
     tee: request.tee,
-    maxLogBytes: request.maxLogBytes,
+    // A log that is the runner's report is never capped: a report with a hole in it could never show a pass.
+    maxLogBytes: invocation.reports.some((report) => report.path === artifacts.log) ? null : request.maxLogBytes,
   }, interrupts);
   request.onRunnerStarted?.();
   const live = request.liveCount ? liveCount(request.liveCount) : null;
@@ -184,6 +186,8 @@ async function finish(run: Execution, outcome: ProcessOutcome, follower: ReportF
     error: failedEarly ?? (report === null ? read.error : null),
     rerun: run.selected ? { selected: run.selected.length, not_run: missing.map((t) => t.test_name) } : null,
     failuresFile: wroteResults ? artifacts.lastFailures : null,
+    packages: report?.packages,
+    notes: report?.notes,
   });
   writeJsonAtomic(artifacts.lastReport, result);
   return { report: result, tests };

@@ -41,6 +41,17 @@ export interface ParsedReport {
    * launcher looked, a version outside the range supported): the run is this harness
    * error, whatever else the report holds. */
   readonly unusable?: { readonly code: 'RUNNER_MISSING' | 'RUNNER_UNSUPPORTED'; readonly message: string };
+  /** The packages the run tested, for runners that test by package (go): whether each
+   * result was replayed from the runner's own cache. */
+  readonly packages?: readonly PackageResult[];
+  /** How the run went, beyond its results (`2 of 3 packages replayed from go's test
+   * cache`): added to the report's reason. */
+  readonly notes?: readonly string[];
+}
+
+export interface PackageResult {
+  readonly name: string;
+  readonly cached: boolean;
 }
 
 /** A number or outcome a report states about itself that its tests do not bear out

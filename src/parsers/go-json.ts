@@ -8,37 +8,15 @@
  * entry (a build failure, a package that failed outside any test); the go adapter
  * turns them back into exact `-run` selections. */
 import type { FailedTest, ParseContext, ParsedReport, TestResult } from '../core/types.js';
-import { boundMessage, parseJsonObject, preview, str } from './fields.js';
+import { boundMessage, preview } from './fields.js';
+import { decode, readEvent, type GoEvent } from './go-event.js';
 import { packageDirOf } from './go-package.js';
 import { BuildFailures, failureLocation, messageOf, packageOfBuild, panicked, prefixLocation, timedOutAfter } from './go-text.js';
+import { NestedRuns } from './go-nested.js';
 import { lineParser, parseText, type ParserFactory } from './stream.js';
 
-type Json = Record<string, unknown>;
 type Base = Pick<FailedTest, 'id' | 'name' | 'file' | 'line' | 'durationMs'>;
 
-/** One event of go's stream, whichever way its line was read. */
-interface GoEvent {
-  readonly action: string | null;
-  readonly package: string | null;
-  readonly test: string | null;
-  readonly elapsed: number | null;
-  /** The Output field as its JSON string literal (decoded only where it is needed). */
-  readonly output: string | null;
-  readonly importPath: string | null;
-  readonly failedBuild: string | null;
-}
-
-/** go's own encoding of an event (encoding/json of test2json's TestEvent: these fields,
- * in this order), with no escape in Time, Action, Package or Test: nearly every line
- * of a run. Such a line is read by this expression, 4-10x faster than JSON.parse and
- * without building an object; the Output literal it captures is valid JSON (only JSON's
- * escapes, no control characters) and is decoded only for a test whose output is
- * needed: one that failed or was skipped, most tests' output is never read. Every
- * other line goes through JSON.parse. */
-const GO_EVENT = /^\{"Time":"[^"\\\u0000-\u001f]*","Action":"([a-z-]+)","Package":"([^"\\\u0000-\u001f]*)"(?:,"Test":"([^"\\\u0000-\u001f]*)")?(?:,"Elapsed":(-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?))?(?:,"Output":("(?:[^"\\\u0000-\u001f]|\\(?:["\\\/bfnrt]|u[0-9a-fA-F]{4}))*"))?\}$/;
-
-/** The text of an Output literal. */
-const decode = (literal: string): string => JSON.parse(literal) as string;
 
 interface TestState {
   readonly name: string;
@@ -55,11 +33,17 @@ interface PackageState {
   readonly path: string;
   readonly tests: Map<string, TestState>;
   readonly output: string[];
+  readonly nested: NestedRuns;
   done: boolean;
   results: number;
+  failures: number;
+  /** go replayed the package's result from its test cache (`ok pkg (cached)`). */
+  cached: boolean;
 }
 
-const IGNORED_ACTIONS = new Set(['start', 'pause', 'cont', 'bench']);
+const IGNORED_ACTIONS = new Set(['start', 'bench']);
+/** go's last line for a package whose result it replayed from its test cache. */
+const CACHED = /^ok\s+\S+\s+\(cached\)/;
 
 export const createGoJsonParser: ParserFactory = (ctx) => {
   const stream = new GoStream(ctx);
@@ -97,22 +81,16 @@ class GoStream {
     // No trim per line unless needed: a large run has hundreds of thousands.
     const line = raw.charCodeAt(raw.length - 1) === 13 ? raw.slice(0, -1) : raw;
     if (line.charCodeAt(0) !== 123) { // 123: '{'
-      if (line.trim() !== '' && !this.build.text(line)) this.stray.push(line);
+      // `run-tests: timed out …`: run-tests' own marker lines in the log, which is go's report.
+      if (line.trim() !== '' && !line.startsWith('run-tests: ') && !this.build.text(line)) this.stray.push(line);
       return;
     }
-    const m = GO_EVENT.exec(line);
-    if (m !== null) {
-      // Indexes, not destructuring: that goes through the array's iterator, which costs
-      // while this code is still interpreted, as it is for most of a short run's lines.
-      const elapsed = m[4];
-      return this.event({ action: m[1] ?? null, package: m[2] ?? null, test: m[3] ?? null, elapsed: elapsed === undefined ? null : Number(elapsed), output: m[5] ?? null, importPath: null, failedBuild: null }, line, lineNo);
-    }
-    const event = parseJsonObject(line);
+    const event = readEvent(line);
     if (event === undefined) {
       if (!this.build.text(line)) this.stray.push(line);
       return;
     }
-    this.event(fromJson(event), line, lineNo);
+    this.event(event, line, lineNo);
   }
 
   end(): ParsedReport {
@@ -127,7 +105,10 @@ class GoStream {
     // Complete: go reported on something, every package it started ended, nothing cut off.
     const reported = this.packages.size > 0 || buildFailures.length > 0;
     const complete = reported && !this.cutOff && unfinished.length === 0;
-    return { tests: [...this.results.values()], complete, warnings: this.warnings };
+    const packages = [...this.packages.values()].map((p) => ({ name: p.path, cached: p.cached }));
+    const cached = packages.filter((p) => p.cached).length;
+    const notes = cached === 0 ? [] : [`${cached} of ${packages.length} packages replayed from go's test cache (--no-cache runs them afresh)`];
+    return { tests: [...this.results.values()], complete, warnings: this.warnings, packages, notes };
   }
 
   private event(event: GoEvent, line: string, lineNo: number): void {
@@ -146,12 +127,17 @@ class GoStream {
     const pkg = this.package(event.package);
     if (IGNORED_ACTIONS.has(action)) return;
     if (action === 'run' && name !== null) return void this.run(pkg, name);
+    if ((action === 'pause' || action === 'cont') && name !== null) {
+      if (!name.includes('/')) pkg.nested[action](name);
+      return;
+    }
     if (action === 'output') {
       const output = event.output ?? '""';
       const test = name === null ? undefined : pkg.tests.get(name);
       if (test !== undefined) return void test.output.push(output);
       const text = decode(output);
       pkg.output.push(text);
+      if (CACHED.test(text)) pkg.cached = true;
       this.build.packageOutput(text);
       return;
     }
@@ -168,7 +154,7 @@ class GoStream {
 
   private package(path: string): PackageState {
     let pkg = this.packages.get(path);
-    if (!pkg) this.packages.set(path, (pkg = { path, tests: new Map(), output: [], done: false, results: 0 }));
+    if (!pkg) this.packages.set(path, (pkg = { path, tests: new Map(), output: [], nested: new NestedRuns(), done: false, results: 0, failures: 0, cached: false }));
     return pkg;
   }
 
@@ -180,11 +166,13 @@ class GoStream {
 
   private run(pkg: PackageState, name: string): void {
     this.test(pkg, name);
+    if (!name.includes('/')) pkg.nested.run(name);
     for (const parent of ancestors(pkg, name)) parent.hasChildren = true;
   }
 
   private finishTest(pkg: PackageState, test: TestState, action: 'pass' | 'fail' | 'skip', elapsed: number | null): void {
     test.done = true;
+    if (!test.name.includes('/')) this.dropNested(pkg, test.name, pkg.nested.end(test.name));
     if (action === 'fail') for (const parent of ancestors(pkg, test.name)) parent.hasFailedChild = true;
     // A parent counts only when it failed on its own (no child failed): that failure is its own.
     if (test.hasChildren && (action !== 'fail' || test.hasFailedChild)) {
@@ -233,6 +221,7 @@ class GoStream {
   private finishPackage(pkg: PackageState, action: 'pass' | 'fail' | 'skip', failedBuild: string | null): void {
     pkg.done = true;
     if (failedBuild !== null) this.build.markFailed(packageOfBuild(failedBuild));
+    if (action === 'pass') return this.passPackage(pkg);
     if (action !== 'fail' || failedBuild !== null) return;
     const running = [...pkg.tests.values()].filter((t) => !t.done);
     for (const test of running) {
@@ -246,24 +235,64 @@ class GoStream {
     }
     const panicking = [...pkg.tests.values()].find((t) => t.done && t.panicked);
     if (panicking) this.warnings.push(`${pkg.path}: ${panicking.name} panicked, which ends the test binary; the package's later tests did not run`);
-    if (pkg.results === 0 && !this.build.has(pkg.path)) this.add(pkg, this.packageFailure(pkg));
+    // go failed the package, and no test says why (TestMain's exit code, init): one error entry.
+    if (pkg.failures === 0 && !this.build.has(pkg.path)) this.add(pkg, this.packageFailure(pkg));
   }
 
   private packageFailure(pkg: PackageState): FailedTest {
-    const output = pkg.output.filter((o) => !/^FAIL\b/.test(o));
+    const output = pkg.output.filter((o) => !/^(?:PASS\n?$|FAIL\b)/.test(o));
     const at = failureLocation(output, this.packageDir(pkg.path), this.ctx);
+    const why = pkg.results === 0
+      ? `${pkg.path} failed without reporting a test`
+      : `go failed ${pkg.path} after its tests passed (its TestMain's exit code, say)`;
     return {
       id: pkg.path,
       name: `package failed: ${pkg.path}`,
       ...(at ?? { file: null, line: null }),
       status: 'error',
-      message: boundMessage(messageOf(output) || `${pkg.path} failed without reporting a test`),
+      message: boundMessage(pkg.results === 0 ? messageOf(output) || why : [messageOf(output), why].filter((m) => m !== '').join('\n')),
     };
+  }
+
+  /** go passed the package: that is its verdict. A test it gave no outcome (Go 1.19
+   * loses the `pass` of a test whose output lacks a trailing newline) passed; a failure
+   * in its stream came from a nested run NestedRuns could not place. */
+  private passPackage(pkg: PackageState): void {
+    const lost = [...pkg.tests.values()].filter((t) => !t.done && !t.hasChildren);
+    for (const test of lost) {
+      test.done = true;
+      this.add(pkg, { id: `${pkg.path} ${test.name}`, name: test.name, file: null, line: null, status: 'passed' });
+    }
+    if (lost.length > 0) {
+      this.warnings.push(`${pkg.path}: go gave no outcome for ${lost.map((t) => t.name).join(', ')} (before Go 1.20 it loses one when a test's output does not end in a newline); its package passed, so counted as passed`);
+    }
+    if (pkg.failures === 0) return;
+    const failed = [...pkg.tests.keys()].filter((name) => isFailing(this.results.get(`${pkg.path} ${name}`)));
+    for (const name of failed) this.remove(pkg, `${pkg.path} ${name}`);
+    this.warnings.push(`${pkg.path}: go passed the package, yet its stream says ${failed.join(', ')} failed: events of a nested run, not counted`);
+  }
+
+  /** Tests that ran inside `outer` (see NestedRuns): go's verdict on them is outer's own. */
+  private dropNested(pkg: PackageState, outer: string, names: readonly string[]): void {
+    if (names.length === 0) return;
+    const ids = [...pkg.tests.keys()].filter((n) => names.some((name) => n === name || n.startsWith(`${name}/`))).map((n) => `${pkg.path} ${n}`);
+    const failed = ids.map((id) => this.remove(pkg, id)).filter(isFailing).length;
+    this.warnings.push(`${pkg.path}: ${outer} ran ${names.join(', ')} in a nested run (testing.RunTests, testing.MainStart): not counted, ${outer}'s own result is go's verdict on them (${failed} of their results failed)`);
   }
 
   private add(pkg: PackageState, result: TestResult): void {
     pkg.results += 1;
+    if (isFailing(result)) pkg.failures += 1;
     this.results.set(result.id, result);
+  }
+
+  private remove(pkg: PackageState, id: string): TestResult | undefined {
+    const result = this.results.get(id);
+    if (result === undefined) return undefined;
+    this.results.delete(id);
+    pkg.results -= 1;
+    if (isFailing(result)) pkg.failures -= 1;
+    return result;
   }
 
   /** The package's directory relative to the module root, from the module path the
@@ -273,19 +302,7 @@ class GoStream {
   }
 }
 
-/** An event JSON.parse read: a line in another encoder's field order, or with escapes. */
-function fromJson(event: Json): GoEvent {
-  const output = str(event['Output']);
-  return {
-    action: str(event['Action']),
-    package: str(event['Package']),
-    test: str(event['Test']),
-    elapsed: typeof event['Elapsed'] === 'number' ? event['Elapsed'] : null,
-    output: output === null ? null : JSON.stringify(output),
-    importPath: str(event['ImportPath']),
-    failedBuild: str(event['FailedBuild']),
-  };
-}
+const isFailing = (test: TestResult | undefined): boolean => test?.status === 'failed' || test?.status === 'error';
 
 function skipped(packageDir: string | null, output: readonly string[], base: Base): TestResult {
   const message = messageOf(output);

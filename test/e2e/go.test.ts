@@ -3,13 +3,28 @@ import { spawnSync } from 'node:child_process';
 import fs from 'fs-extra';
 import os from 'node:os';
 import path from 'node:path';
-import { copyFixture, failures, hasTools, processGone, runJson, waitFor } from './helpers.js';
+import { copyFixture, failures, hasTools, junitTests, processGone, runCli, runJson, waitFor } from './helpers.js';
 
-const suite = hasTools('go') ? describe : describe.skip;
+/** The toolchains every go test runs under: Debian's golang-go (1.19, `go` on PATH) and
+ * golang-1.23-go. Go 1.20 changed how test2json reads a test binary's output, and 1.21
+ * how build failures reach the stream. */
+const GO_123_BIN = '/usr/lib/go-1.23/bin';
+const hasGo123 = (): boolean => {
+  if (fs.existsSync(path.join(GO_123_BIN, 'go'))) return true;
+  if (process.env['CI']) throw new Error(`toolchain missing in CI: ${GO_123_BIN}/go (run scripts/setup-toolchains.sh)`);
+  console.warn(`skipping go 1.23: ${GO_123_BIN}/go not installed (run scripts/setup-toolchains.sh)`);
+  return false;
+};
+const hasGo = hasTools('go');
+const TOOLCHAINS = [
+  { version: 'go1.19', path: process.env['PATH'] ?? '', present: hasGo },
+  { version: 'go1.23', path: `${GO_123_BIN}:${process.env['PATH'] ?? ''}`, present: hasGo && hasGo123() },
+];
 
-/** A build cache of this file's own, no network, no toolchain switching, no caller GOFLAGS. */
+/** A build cache of each toolchain's own, no network, no toolchain switching, no caller GOFLAGS. */
 const goEnv: NodeJS.ProcessEnv = { GOCACHE: '', GOPROXY: 'off', GOTOOLCHAIN: 'local', GOFLAGS: '' };
-const run = (args: string[], env: NodeJS.ProcessEnv = {}) => runJson(args, { env: { ...goEnv, ...env } });
+let toolchainEnv: NodeJS.ProcessEnv = {};
+const run = (args: string[], env: NodeJS.ProcessEnv = {}) => runJson(args, { env: { ...goEnv, ...toolchainEnv, ...env } });
 
 const MIXED_FAILURES = [
   ['TestSubtractsWrongly', 'mixed_test.go', 11, 'failed'],
@@ -19,16 +34,21 @@ const MIXED_FAILURES = [
   ['TestHalf', 'sub/calc_test.go', 13, 'failed'],
 ];
 
-suite('go test -json', () => {
+describe.each(TOOLCHAINS)('go test -json, $version', ({ version, path: PATH, present }) => {
+  if (!present) return void it.skip(`needs ${version}`, () => undefined);
+  // What run-tests asks of go, not how go reports it, is tested under one toolchain.
+  const once = version === 'go1.19' ? it : it.skip;
   beforeAll(async () => {
-    goEnv.GOCACHE = await fs.mkdtemp(path.join(os.tmpdir(), 'run-tests-gocache-'));
+    toolchainEnv = { PATH, GOCACHE: await fs.mkdtemp(path.join(os.tmpdir(), `run-tests-gocache-${version}-`)) };
+    const env = { ...process.env, ...goEnv, ...toolchainEnv };
+    expect(spawnSync('go', ['version'], { env, encoding: 'utf8' }).stdout).toContain(`go version ${version}`);
     // Compile the standard library once, so the timeout test measures the test, not the build.
     const warm = await copyFixture('go-hang');
-    const built = spawnSync('go', ['test', '-count=1', '-run', '^$', './...'], { cwd: warm, env: { ...process.env, ...goEnv }, encoding: 'utf8' });
+    const built = spawnSync('go', ['test', '-count=1', '-run', '^$', './...'], { cwd: warm, env, encoding: 'utf8' });
     expect(built.status).toBe(0);
   });
   afterAll(async () => {
-    if (goEnv.GOCACHE) await fs.remove(goEnv.GOCACHE);
+    if (toolchainEnv['GOCACHE']) await fs.remove(toolchainEnv['GOCACHE']);
   });
 
   // First and alone: the 3 s budget includes go building the test binary.
@@ -59,7 +79,7 @@ suite('go test -json', () => {
       exit_status: 1, signal: null, timed_out: false, warnings: [], error: null, next: 'run-tests --failed-only',
     });
     // go's own command is shown, not the launcher that writes its stream to the report.
-    expect(report.command).toBe('go test -json -count=1 ./...');
+    expect(report.command).toBe('go test -json ./...');
     // Leaves only: TestTable and TestNested/outer are parents, not tests of their own.
     expect(report.summary).toEqual({ run: 13, passed: 7, failures: 5, errors: 0, skips: 1 });
     // go tests packages in parallel: the order across packages varies.
@@ -67,21 +87,24 @@ suite('go test -json', () => {
     expect(report.failed_tests.find((t) => t.test_name === 'TestTable/wrong_[neg]')).toMatchObject({ id: 'example.com/gomixed TestTable/wrong_[neg]', message: 'mixed_test.go:39: Add(-1, 1) = 0, want 1' });
     const log = await fs.readFile(path.join(dir, '.run-tests/last-test.log'), 'utf8');
     expect(log).toContain('--- FAIL: TestTable/wrong_[neg]');
-    // The log is go's own output (its JSON events); the report holds the same lines.
+    // The log is go's own output (its JSON events), and the report run-tests reads: kept once.
     expect(log).toContain('"Action":"fail","Package":"example.com/gomixed","Test":"TestTable/wrong_[neg]"');
+    expect((await fs.readdir(path.join(dir, '.run-tests'))).sort()).toEqual(['.gitignore', 'last-failures.json', 'last-report.json', 'last-test.log']);
 
-    const rerun = await run(['--cwd', dir, '--failed-only']);
+    // --max-log does not cut the log that is go's report.
+    const rerun = await run(['--cwd', dir, '--failed-only', '--max-log', '1K']);
+    expect((await fs.stat(path.join(dir, '.run-tests/last-test.log'))).size).toBeGreaterThan(4096);
     expect(rerun.exitCode).toBe(1);
     expect(rerun.report.rerun).toEqual({ selected: 5, not_run: [] });
     expect(rerun.report.summary).toEqual({ run: 5, passed: 0, failures: 5, errors: 0, skips: 0 });
     expect(failures(rerun.report).sort()).toEqual([...MIXED_FAILURES].sort());
     // One command per package, each selecting its leaves level by level.
     // In package order, names sorted: the same failures always give the same commands.
-    expect(rerun.report.command).toBe("go test -json -count=1 -run '^TestFatalInHelper$|^TestNested$/^outer$/^inner_\\(bad\\)$|^TestSubtractsWrongly$|^TestTable$/^wrong_\\[neg\\]$' . ; "
-      + "go test -json -count=1 -run '^TestHalf$' ./sub");
+    expect(rerun.report.command).toBe("go test -json -run '^TestFatalInHelper$|^TestNested$/^outer$/^inner_\\(bad\\)$|^TestSubtractsWrongly$|^TestTable$/^wrong_\\[neg\\]$' . ; "
+      + "go test -json -run '^TestHalf$' ./sub");
   });
 
-  it('reruns a fixed bracket subtest alone and passes', async () => {
+  once('reruns a fixed bracket subtest alone and passes', async () => {
     const dir = await copyFixture('go-mixed');
     await run(['--cwd', dir]);
     // Keep only the bracket subtest's failure, then fix it: the rerun selects just that leaf.
@@ -97,7 +120,7 @@ suite('go test -json', () => {
     ]);
   });
 
-  it('filters by --name: a plain subtest path with brackets, or a /regex/', async () => {
+  once('filters by --name: a plain subtest path with brackets, or a /regex/', async () => {
     const dir = await copyFixture('go-mixed');
     const plain = await run(['--cwd', dir, '--name', 'TestTable/wrong_[neg]']);
     expect([plain.exitCode, plain.report.summary.run, failures(plain.report)]).toEqual([1, 1, [MIXED_FAILURES[2]]]);
@@ -107,18 +130,19 @@ suite('go test -json', () => {
     expect([none.exitCode, none.report.status, none.report.summary.run]).toEqual([4, 'no_tests', 0]);
   });
 
-  it('runs the package of a file argument', async () => {
+  once('runs the tests a file argument declares', async () => {
     const dir = await copyFixture('go-mixed');
     const { exitCode, report } = await run(['--cwd', dir, 'sub/calc_test.go']);
     expect([exitCode, report.summary]).toEqual([1, { run: 2, passed: 1, failures: 1, errors: 0, skips: 0 }]);
-    expect(report.command).toBe('go test -json -count=1 ./sub');
+    expect(report.command).toBe("go test -json -run '^TestDouble$|^TestHalf$' ./sub");
     expect(failures(report)).toEqual([MIXED_FAILURES[4]]);
   });
 
   it('reports a package that does not compile as an error at the compiler position, counting the package that passed', async () => {
     const dir = await copyFixture('go-build-error');
     const { exitCode, report } = await run(['--cwd', dir]);
-    expect([exitCode, report.status, report.exit_status]).toEqual([1, 'failed', 2]);
+    // Go 1.19's go command exits 2 when a package does not build, Go 1.23's 1.
+    expect([exitCode, report.status, report.exit_status]).toEqual([1, 'failed', version === 'go1.19' ? 2 : 1]);
     expect(report.summary).toEqual({ run: 2, passed: 1, failures: 0, errors: 1, skips: 0 });
     expect(failures(report)).toEqual([['build failed: example.com/gobuilderror/broken', 'broken/broken_test.go', 9, 'error']]);
     expect(report.failed_tests[0]).toMatchObject({ id: 'example.com/gobuilderror/broken', message: 'broken/broken_test.go:9:2: undefined: nope' });
@@ -126,15 +150,8 @@ suite('go test -json', () => {
     const testFile = path.join(dir, 'broken/broken_test.go');
     await fs.writeFile(testFile, (await fs.readFile(testFile, 'utf8')).replace('\tnope(t)\n', ''));
     const rerun = await run(['--cwd', dir, '--failed-only']);
-    expect([rerun.exitCode, rerun.report.status, rerun.report.command]).toEqual([0, 'passed', 'go test -json -count=1 ./broken']);
+    expect([rerun.exitCode, rerun.report.status, rerun.report.command]).toEqual([0, 'passed', 'go test -json ./broken']);
     expect([rerun.report.summary.run, rerun.report.rerun]).toEqual([1, { selected: 1, not_run: [] }]);
-  });
-
-  it('says what to install when go is missing', async () => {
-    const dir = await copyFixture('go-mixed');
-    const { exitCode, report } = await run(['--cwd', dir], { PATH: '/nonexistent' });
-    expect([exitCode, report.status, report.error?.code]).toEqual([3, 'error', 'RUNNER_MISSING']);
-    expect(report.error?.message).toBe(`go not found on PATH (run from ${dir}); install Go (Debian: apt-get install golang-go)`);
   });
 
   it('reports a panic as an error at the test-file frame and warns that later tests never ran', async () => {
@@ -165,4 +182,113 @@ suite('go test -json', () => {
     expect(report.warnings).toEqual([]);
   });
 
+  it("reports a package TestMain failed after its tests passed as an error, live, parsed and in --junit", async () => {
+    const dir = await copyFixture('go-testmain');
+    const { exitCode, report } = await run(['--cwd', dir]);
+    expect([exitCode, report.status, report.exit_status, report.warnings]).toEqual([1, 'failed', 1, []]);
+    expect(report.summary).toEqual({ run: 3, passed: 2, failures: 0, errors: 1, skips: 0 });
+    const packageFailure = ['package failed: example.com/gotestmain', null, null, 'error'];
+    expect(failures(report)).toEqual([packageFailure]);
+    expect(report.failed_tests[0]).toMatchObject({
+      id: 'example.com/gotestmain',
+      message: "teardown: leaked a temp dir\ngo failed example.com/gotestmain after its tests passed (its TestMain's exit code, say)",
+    });
+    // The same stream read by `parse` is no pass either, and neither is its JUnit file.
+    const junit = path.join(dir, 'parsed.xml');
+    const parsed = await run(['parse', path.join(dir, '.run-tests/last-test.log'), '--cwd', dir, '--junit', junit]);
+    expect([parsed.exitCode, parsed.report.status, parsed.report.summary, failures(parsed.report)]).toEqual([
+      1, 'failed', { run: 3, passed: 2, failures: 0, errors: 1, skips: 0 }, [packageFailure],
+    ]);
+    expect(await junitTests(junit)).toEqual([
+      ['undefined', 'TestOne', 'passed'], ['undefined', 'TestTwo', 'passed'], ['undefined', 'package failed: example.com/gotestmain', 'error'],
+    ].sort());
+    // --failed-only reruns the package whole: TestMain fails it again.
+    const rerun = await run(['--cwd', dir, '--failed-only']);
+    expect([rerun.exitCode, rerun.report.command, rerun.report.rerun, failures(rerun.report)]).toEqual([
+      1, 'go test -json .', { selected: 1, not_run: [] }, [packageFailure],
+    ]);
+  });
+
+  it('does not count the tests of a nested run (testing.RunTests), whose failure go passed, live or parsed', async () => {
+    const dir = await copyFixture('go-nested');
+    const { exitCode, report } = await run(['--cwd', dir]);
+    expect([exitCode, report.status, report.exit_status, report.failed_tests]).toEqual([0, 'passed', 0, []]);
+    // TestParallel paused while the others ran: counted, not taken for a nested run.
+    expect(report.summary).toEqual({ run: 3, passed: 3, failures: 0, errors: 0, skips: 0 });
+    const notes = [
+      "example.com/gonested: TestRunsInnerTests ran TestInnerFails, TestInnerPasses in a nested run (testing.RunTests, testing.MainStart): not counted, TestRunsInnerTests's own result is go's verdict on them (1 of their results failed)",
+    ];
+    expect(report.warnings).toEqual(notes);
+    const parsed = await run(['parse', path.join(dir, '.run-tests/last-test.log'), '--cwd', dir]);
+    expect([parsed.exitCode, parsed.report.status, parsed.report.summary.run, parsed.report.warnings]).toEqual([0, 'passed', 3, notes]);
+  });
+
+  it('counts a passing test whose output lacks a trailing newline, warning where go gave it no outcome', async () => {
+    const dir = await copyFixture('go-no-newline');
+    const { exitCode, report } = await run(['--cwd', dir]);
+    expect([exitCode, report.status, report.summary]).toEqual([0, 'passed', { run: 2, passed: 2, failures: 0, errors: 0, skips: 0 }]);
+    // Go 1.20+ marks its own framing lines, so the `--- PASS` glued to the output is still read.
+    expect(report.warnings).toEqual(version === 'go1.19'
+      ? ["example.com/gonewline: go gave no outcome for TestNoNewline (before Go 1.20 it loses one when a test's output does not end in a newline); its package passed, so counted as passed"]
+      : []);
+  });
+
+  it("replays packages from go's test cache, marks them cached, runs afresh with --no-cache, and reruns a failure", async () => {
+    const dir = await copyFixture('go-packages');
+    const packages = (report: { packages?: readonly { name: string; cached: boolean }[] }) =>
+      [...(report.packages ?? [])].sort((a, b) => (a.name < b.name ? -1 : 1)).map((p) => [p.name, p.cached]);
+    const SUMMARY = { run: 9, passed: 8, failures: 1, errors: 0, skips: 0 };
+    const BAD = [['TestBad', 'bad/bad_test.go', 6, 'failed']];
+    const first = await run(['--cwd', dir]);
+    expect([first.exitCode, first.report.command, first.report.summary, failures(first.report)]).toEqual([1, 'go test -json ./...', SUMMARY, BAD]);
+    expect(packages(first.report)).toEqual([
+      ['example.com/gopackages', false], ['example.com/gopackages/bad', false], ['example.com/gopackages/lib', false], ['example.com/gopackages/lib/deep', false],
+    ]);
+    expect(first.report.reason).toBe('go.mod found: `go test ./...`');
+    // go caches passing packages only: bad runs again.
+    const second = await run(['--cwd', dir]);
+    expect([second.exitCode, second.report.summary, failures(second.report)]).toEqual([1, SUMMARY, BAD]);
+    expect(packages(second.report)).toEqual([
+      ['example.com/gopackages', true], ['example.com/gopackages/bad', false], ['example.com/gopackages/lib', true], ['example.com/gopackages/lib/deep', true],
+    ]);
+    expect(second.report.reason).toBe("go.mod found: `go test ./...`; 3 of 4 packages replayed from go's test cache (--no-cache runs them afresh)");
+    expect(await fs.readFile(path.join(dir, '.run-tests/last-test.log'), 'utf8')).toContain('ok  \\texample.com/gopackages/lib\\t(cached)');
+    const fresh = await run(['--cwd', dir, '--no-cache']);
+    expect([fresh.exitCode, fresh.report.command, fresh.report.summary, fresh.report.reason]).toEqual([1, 'go test -json -count=1 ./...', SUMMARY, 'go.mod found: `go test ./...`']);
+    expect(packages(fresh.report).map(([, cached]) => cached)).toEqual([false, false, false, false]);
+    const rerun = await run(['--cwd', dir, '--failed-only']);
+    expect([rerun.exitCode, rerun.report.command, rerun.report.rerun, failures(rerun.report)]).toEqual([1, "go test -json -run '^TestBad$' ./bad", { selected: 1, not_run: [] }, BAD]);
+    expect(rerun.report.summary).toEqual({ run: 1, passed: 0, failures: 1, errors: 0, skips: 0 });
+  });
+
+  once('narrows a _test.go file to the functions it declares, and runs every package below a directory', async () => {
+    const dir = await copyFixture('go-packages');
+    const file = await run(['--cwd', dir, 'lib/a_test.go']);
+    expect([file.exitCode, file.report.status, file.report.command]).toEqual([0, 'passed', "go test -json -run '^ExampleAdd$|^TestAddA$|^TestAddAgain$' ./lib"]);
+    expect(file.report.summary).toEqual({ run: 4, passed: 4, failures: 0, errors: 0, skips: 0 });
+    // The external test package's file (package lib_test) narrows the same way.
+    const external = await run(['--cwd', dir, 'lib/b_test.go', '--junit', path.join(dir, 'b.xml')]);
+    expect([external.exitCode, external.report.command, external.report.summary.run]).toEqual([0, "go test -json -run '^TestB$' ./lib", 1]);
+    expect(await junitTests(path.join(dir, 'b.xml'))).toEqual([['undefined', 'TestB', 'passed']]);
+    const directory = await run(['--cwd', dir, 'lib']);
+    expect([directory.exitCode, directory.report.command, directory.report.summary.run]).toEqual([0, 'go test -json ./lib/...', 6]);
+    // ./lib ran whole just before, with the same flags: go replays it from its cache.
+    const source = await run(['--cwd', dir, 'lib/lib.go']);
+    expect([source.exitCode, source.report.command, source.report.summary.run, source.report.reason]).toEqual([
+      0, 'go test -json ./lib', 5,
+      "go.mod found: `go test ./...`; lib/lib.go is not a _test.go file: its package's tests run; 1 of 1 packages replayed from go's test cache (--no-cache runs them afresh)",
+    ]);
+    const helpers = await runCli(['--cwd', dir, 'lib/helpers_test.go', '--json'], { env: { ...goEnv, ...toolchainEnv } });
+    expect([helpers.exitCode, helpers.stdout, helpers.stderr]).toEqual([2, '', 'run-tests: lib/helpers_test.go declares no Test, Fuzz or Example function: there is no test in it to run\n']);
+  });
+});
+
+describe('go test -json, go missing', () => {
+  if (!hasGo) return void it.skip('needs go', () => undefined);
+  it('says what to install when go is missing', async () => {
+    const dir = await copyFixture('go-mixed');
+    const { exitCode, report } = await run(['--cwd', dir], { PATH: '/nonexistent' });
+    expect([exitCode, report.status, report.error?.code]).toEqual([3, 'error', 'RUNNER_MISSING']);
+    expect(report.error?.message).toBe(`go not found on PATH (run from ${dir}); install Go (Debian: apt-get install golang-go)`);
+  });
 });

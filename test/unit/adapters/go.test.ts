@@ -1,13 +1,18 @@
 import { describe, expect, it } from '@jest/globals';
-import { escapeGoRegex, exactTestPattern, go, goRunPattern, modulePath, packagesOf, rerunCommands } from '../../../src/adapters/go.js';
+import { escapeGoRegex, exactTestPattern, go, goRunPattern, modulePath, rerunCommands } from '../../../src/adapters/go.js';
+import { selectionCommands } from '../../../src/adapters/go-select.js';
 import type { PlanRequest } from '../../../src/adapters/types.js';
 import type { FailedTestRecord } from '../../../src/core/types.js';
 import { factsFromFiles } from '../../../src/detect/facts.js';
 import { artifactPaths } from '../../../src/store/artifacts.js';
 
 const GO_MOD = 'module example.com/m // the module\n\ngo 1.19\n';
-const FILES = { 'go.mod': GO_MOD, 'm.go': '', 'm_test.go': '', 'sub/s_test.go': '', 'sub/deep/d_test.go': '', 'internal/x/x_test.go': '' };
-const REPORT = '/p/.run-tests/go-test.jsonl';
+const TESTS = 'package p\n\nfunc TestA(t *testing.T) {}\nfunc Test(t *testing.T) {}\nfunc Testlower(t *testing.T) {}\nfunc ExampleA_b() {}\nfunc FuzzF(f *testing.F) {}\nfunc (s *S) TestMethod() {}\nfunc BenchmarkB(b *testing.B) {}\n';
+const FILES = {
+  'go.mod': GO_MOD, 'm.go': '', 'm_test.go': 'func TestM(t *testing.T) {}\n', 'sub/s_test.go': TESTS, 'sub/other_test.go': 'func TestOther[T any](t *testing.T) {}\n',
+  'sub/helpers_test.go': 'package p\n\nfunc helper() {}\n', 'sub/deep/d_test.go': 'func TestD(t *testing.T) {}\n', 'internal/x/x_test.go': '',
+};
+const LOG = '/p/.run-tests/last-test.log';
 
 const request = (over: Partial<PlanRequest> = {}, files: Record<string, string> = FILES): PlanRequest => ({
   root: '/p',
@@ -39,14 +44,14 @@ describe('go detection', () => {
 });
 
 describe('go plan', () => {
-  it('runs every package uncached, keeping the environment, its output copied into the report', () => {
+  it("runs every package with go's test cache, keeping the environment, its log as the report", () => {
     const plan = go.plan(request());
+    expect(go.plan(request({ noCache: true })).argv).toEqual(['go', 'test', '-json', '-count=1', './...']);
     expect(plan).toEqual({
-      argv: ['go', 'test', '-json', '-count=1', './...'],
+      argv: ['go', 'test', '-json', './...'],
       env: { PATH: '/bin', GOFLAGS: '-tags=x' },
       cwd: '/p',
-      reports: [{ path: REPORT, parser: 'go-json', hints: { module: 'example.com/m' } }],
-      captureOutput: REPORT,
+      reports: [{ path: LOG, parser: 'go-json', hints: { module: 'example.com/m' } }],
     });
   });
 
@@ -58,12 +63,27 @@ describe('go plan', () => {
     expect(go.covers?.({ ...record, id: 'example.com/m TestA' }, result('example.com/m TestA/x'))).toBe(false);
   });
 
-  it('runs the packages of the given files and directories', () => {
-    expect(packagesOf(['sub/s_test.go', 'sub/deep/d_test.go', 'sub/other_test.go', 'm_test.go'], request().facts)).toEqual(['./sub', './sub/deep', '.']);
-    expect(packagesOf(['sub', 'sub/deep/', '.'], request().facts)).toEqual(['./sub', './sub/deep', '.']);
-    // A directory without .go files of its own runs the packages below it.
-    expect(packagesOf(['internal'], request().facts)).toEqual(['./internal/...']);
-    expect(go.plan(request({ files: ['sub/s_test.go'] })).argv).toEqual(['go', 'test', '-json', '-count=1', './sub']);
+  it("narrows a _test.go file to the Test, Example and Fuzz functions it declares, in its package", () => {
+    const select = (files: string[], name: PlanRequest['name'] = null) => selectionCommands(files, name, request().facts);
+    // Not `Testlower` (go does not run it), a method or a benchmark; a generic function's name.
+    expect(select(['sub/s_test.go', 'sub/other_test.go'])).toEqual({ commands: [{ run: '^ExampleA_b$|^FuzzF$|^Test$|^TestA$|^TestOther$', packages: ['./sub'] }], notes: [] });
+    // Packages with the same functions share a command; others get their own.
+    expect(select(['m_test.go', 'sub/deep/d_test.go']).commands).toEqual([{ run: '^TestM$', packages: ['.'] }, { run: '^TestD$', packages: ['./sub/deep'] }]);
+    // --name keeps the file's functions its first level matches, then its deeper levels.
+    expect(select(['sub/s_test.go'], { text: 'TestA/x', regex: false }).commands).toEqual([{ run: '^TestA$/(?:^x)', packages: ['./sub'] }]);
+    expect(select(['sub/s_test.go'], { text: 'Fuzz|Example', regex: true }).commands).toEqual([{ run: '^ExampleA_b$|^FuzzF$', packages: ['./sub'] }]);
+    expect(select(['sub/s_test.go'], { text: 'Nothing', regex: false }).commands).toEqual([{ run: '^$', packages: ['./sub'] }]);
+    expect(() => select(['sub/helpers_test.go'])).toThrow('sub/helpers_test.go declares no Test, Fuzz or Example function: there is no test in it to run');
+  });
+
+  it('runs every package below a directory, and the package of a non-test .go file, with a note', () => {
+    const select = (files: string[]) => selectionCommands(files, null, request().facts);
+    expect(select(['sub', 'internal/', '.']).commands).toEqual([{ run: null, packages: ['./sub/...', './internal/...', './...'] }]);
+    expect(select(['m.go'])).toEqual({ commands: [{ run: null, packages: ['.'] }], notes: ["m.go is not a _test.go file: its package's tests run"] });
+    // A file in a directory given whole runs with it.
+    expect(select(['sub', 'sub/deep/d_test.go', 'm_test.go']).commands).toEqual([{ run: null, packages: ['./sub/...'] }, { run: '^TestM$', packages: ['.'] }]);
+    const plan = go.plan(request({ files: ['m.go', 'sub/s_test.go'] }));
+    expect([plan.argv, plan.thenArgv, plan.notes]).toEqual([['go', 'test', '-json', '.'], [['go', 'test', '-json', '-run', '^ExampleA_b$|^FuzzF$|^Test$|^TestA$', './sub']], ["m.go is not a _test.go file: its package's tests run"]]);
   });
 
   it('passes --name as -run: a /regex/ as written, plain text escaped and split per subtest level', () => {
@@ -73,7 +93,7 @@ describe('go plan', () => {
     expect(goRunPattern({ text: 'TestTable/wrong_[neg]', regex: false })).toBe('TestTable$/^wrong_\\[neg\\]');
     expect(goRunPattern({ text: 'Nested/outer/inner', regex: false })).toBe('Nested$/^outer$/^inner');
     const argv = go.plan(request({ name: { text: 'wrong [x]', regex: false }, files: ['sub'] })).argv;
-    expect(argv).toEqual(['go', 'test', '-json', '-count=1', '-run', 'wrong \\[x\\]', './sub']);
+    expect(argv).toEqual(['go', 'test', '-json', '-run', 'wrong \\[x\\]', './sub/...']);
   });
 
   it('escapes like regexp.QuoteMeta', () => {
@@ -91,8 +111,8 @@ describe('go reruns', () => {
 
   it('runs each package with its own selection in its own command, via thenArgv', () => {
     const plan = go.plan(request({ rerun: [failed('example.com/m TestA'), failed('example.com/m/sub TestS/wrong_[neg]'), failed('example.com/m TestA')] }));
-    expect(plan.argv).toEqual(['go', 'test', '-json', '-count=1', '-run', '^TestA$', '.']);
-    expect(plan.thenArgv).toEqual([['go', 'test', '-json', '-count=1', '-run', '^TestS$/^wrong_\\[neg\\]$', './sub']]);
+    expect(plan.argv).toEqual(['go', 'test', '-json', '-run', '^TestA$', '.']);
+    expect(plan.thenArgv).toEqual([['go', 'test', '-json', '-run', '^TestS$/^wrong_\\[neg\\]$', './sub']]);
   });
 
   it('reruns the whole package of a build failure, and shares commands between packages with the same selection', () => {
@@ -109,7 +129,7 @@ describe('go reruns', () => {
 
   it('takes the rerun over --name and files', () => {
     const plan = go.plan(request({ rerun: [failed('example.com/m/sub TestS')], name: { text: 'x', regex: false }, files: ['sub'] }));
-    expect(plan.argv).toEqual(['go', 'test', '-json', '-count=1', '-run', '^TestS$', './sub']);
+    expect(plan.argv).toEqual(['go', 'test', '-json', '-run', '^TestS$', './sub']);
     expect(plan.thenArgv).toBeUndefined();
   });
 });

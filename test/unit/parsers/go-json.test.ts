@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseGoJson } from '../../../src/parsers/go-json.js';
 
@@ -15,9 +15,12 @@ const parse = (...lines: string[]) => parseGoJson(`${lines.join('\n')}\n`, ctx);
 const brief = (text: string) => parseGoJson(text, recordedCtx('mixed.jsonl')).tests.map((t) => [t.name, t.status, t.file, t.line]);
 
 describe('go test -json, recorded', () => {
+  // UPDATE_GOLDEN=1 rewrites the expected reports from the recorded outputs: review the diff.
   it.each(recorded)('%s gives its expected report', (file) => {
-    const expected = JSON.parse(readFileSync(outputs + file.replace(/\.jsonl$/, '.expected.json'), 'utf8'));
-    expect(parseGoJson(readFileSync(outputs + file, 'utf8'), recordedCtx(file))).toEqual(expected);
+    const expectedFile = outputs + file.replace(/\.jsonl$/, '.expected.json');
+    const report = parseGoJson(readFileSync(outputs + file, 'utf8'), recordedCtx(file));
+    if (process.env['UPDATE_GOLDEN'] === '1') writeFileSync(expectedFile, `${JSON.stringify(report, null, 2)}\n`);
+    expect(report).toEqual(JSON.parse(readFileSync(expectedFile, 'utf8')));
   });
 
   it('lists the leaves of go-mixed with their files and lines, in both packages', () => {
@@ -164,7 +167,24 @@ describe('go test -json, edge cases', () => {
 
   it('turns other plain text into one warning, never a crash, and never a complete report of nothing', () => {
     const report = parse('go: warning: "./nothing/..." matched no packages', 'more noise');
-    expect(report).toEqual({ tests: [], complete: false, warnings: [`2 line(s) of go's output were neither test events nor build errors, e.g. go: warning: "./nothing/..." matched no packages`] });
+    expect(report).toEqual({ tests: [], complete: false, packages: [], notes: [], warnings: [`2 line(s) of go's output were neither test events nor build errors, e.g. go: warning: "./nothing/..." matched no packages`] });
+  });
+
+  it('counts a parallel top-level test that paused while another ran, which is not a nested run', () => {
+    const report = parse(ev('run', 'TestA'), ev('pause', 'TestA'), ev('run', 'TestB'), ev('pass', 'TestB'), ev('cont', 'TestA'), ev('pass', 'TestA'), ev('pass'));
+    expect([report.tests.map((t) => t.name), report.warnings]).toEqual([['TestB', 'TestA'], []]);
+  });
+
+  it('does not count the failures of a package go passed, which came from a nested run', () => {
+    // TestB's run came after TestA ended: not nested by order, still contradicted by the package's pass.
+    const report = parse(ev('run', 'TestA'), ev('pass', 'TestA'), ev('run', 'TestB'), ev('fail', 'TestB'), ev('pass'));
+    expect(report.tests.map((t) => [t.name, t.status])).toEqual([['TestA', 'passed']]);
+    expect(report.warnings).toEqual(['example.com/m: go passed the package, yet its stream says TestB failed: events of a nested run, not counted']);
+  });
+
+  it("skips run-tests' own marker lines in the log, which is go's report", () => {
+    const report = parse(ev('run', 'TestA'), ev('pass', 'TestA'), 'run-tests: timed out after 3s; sent SIGTERM to process group 7', ev('pass'));
+    expect([report.tests.length, report.warnings, report.complete]).toEqual([1, [], true]);
   });
 
   it('warns once per unknown action and ignores it', () => {
