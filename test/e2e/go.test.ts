@@ -36,8 +36,11 @@ const MIXED_FAILURES = [
 
 describe.each(TOOLCHAINS)('go test -json, $version', ({ version, path: PATH, present }) => {
   if (!present) return void it.skip(`needs ${version}`, () => undefined);
-  // What run-tests asks of go, not how go reports it, is tested under one toolchain.
-  const once = version === 'go1.19' ? it : it.skip;
+  // What run-tests asks of go, not how go reports it, is tested under one toolchain: the
+  // others do not declare these tests at all, so the suite reports no skipped test.
+  const once = (name: string, test: () => Promise<void>): void => {
+    if (version === 'go1.19') it(name, test);
+  };
   beforeAll(async () => {
     toolchainEnv = { PATH, GOCACHE: await fs.mkdtemp(path.join(os.tmpdir(), `run-tests-gocache-${version}-`)) };
     const env = { ...process.env, ...goEnv, ...toolchainEnv };
