@@ -48,6 +48,8 @@ function rakeTestTasks(code: string): RakeTestTask[] {
 }
 
 const RAKE_TEST: RakeTestTask = { name: 'test', kind: 'Rake::TestTask', filePattern: null };
+/** A plain `task :test` (or `task test: [...]`), which runs whatever its body says. */
+const PLAIN_TEST_TASK = /^\s*task\s*\(?\s*(?::test\b|["']test["']|test:)/m;
 
 /** The task to run: `test` when the Rakefile declares it (or declares no test task: rake
  * test, as before); else the default task when that is a test task; else the first one. */
@@ -55,7 +57,13 @@ export function chooseRakeTestTask(facts: Pick<ProjectFacts, 'read'>): RakeTestC
   const code = withoutComments(facts.read('Rakefile') ?? '');
   const tasks = rakeTestTasks(code);
   const test = tasks.find((t) => t.name === 'test');
-  if (test !== undefined || tasks.length === 0) return { task: test ?? RAKE_TEST, why: null };
+  if (test !== undefined) return { task: test, why: null };
+  if (tasks.length === 0) {
+    // Without a test task rake aborts, or, when a `test` directory exists, takes the
+    // directory for the task and runs nothing: say so, since rake itself will not.
+    const silent = facts.read('Rakefile') !== null && !PLAIN_TEST_TASK.test(code);
+    return { task: RAKE_TEST, why: silent ? 'the Rakefile declares no test task: `rake test` runs only what rake finds under that name' : null };
+  }
   const m = DEFAULT_TASK.exec(code);
   const defaultName = m?.[1] ?? nameOf(m, 2);
   const byDefault = tasks.find((t) => t.name === defaultName);

@@ -12,6 +12,14 @@ describe('the rake task that runs the tests', () => {
     expect(choose('Rake::TestTask.new do |t|\n  t.libs << "test"\nend\n').task.name).toBe('test');
   });
 
+  it('says when the Rakefile declares no test task at all, which rake itself may not say', () => {
+    const silent = 'the Rakefile declares no test task: `rake test` runs only what rake finds under that name';
+    expect(choose('task :lint do\nend\n').why).toBe(silent);
+    expect(choose('task :test do\n  ruby "tests/all.rb"\nend\n').why).toBeNull();
+    expect(choose('task test: [:compile]\n').why).toBeNull();
+    expect(choose(null).why).toBeNull();
+  });
+
   it('is the default task when that is a test task', () => {
     const rakefile = 'require "rake/testtask"\n\nRake::TestTask.new(:unit)\nRake::TestTask.new(:spec) do |t|\n  t.pattern = "spec/**/*_spec.rb"\nend\n\ntask default: :spec\n';
     expect(choose(rakefile)).toEqual({
