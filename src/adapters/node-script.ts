@@ -190,35 +190,12 @@ export function commandChain(line: string): string[][] | null {
 }
 
 /** Splits a command line into words the way a POSIX shell would for plain words and
- * quotes, without expanding anything; null on an unterminated quote. */
+ * quotes, without expanding anything; null on an unterminated quote or on shell syntax
+ * (a chain, a pipe, a substitution): one command, as commandChain reads it. */
 export function shellWords(line: string): string[] | null {
-  const words: string[] = [];
-  let word: string | null = null;
-  let quote: '"' | "'" | null = null;
-  for (let i = 0; i < line.length; i += 1) {
-    const c = line[i] ?? '';
-    if (quote === "'") {
-      if (c === "'") quote = null;
-      else word = `${word ?? ''}${c}`;
-    } else if (quote === '"') {
-      if (c === '"') quote = null;
-      else if (c === '\\' && '"\\$`'.includes(line[i + 1] ?? 'x')) word = `${word ?? ''}${line[++i] ?? ''}`;
-      else word = `${word ?? ''}${c}`;
-    } else if (c === "'" || c === '"') {
-      quote = c;
-      word ??= '';
-    } else if (c === '\\' && i + 1 < line.length) {
-      word = `${word ?? ''}${line[++i] ?? ''}`;
-    } else if (/\s/.test(c)) {
-      if (word !== null) words.push(word);
-      word = null;
-    } else {
-      word = (word ?? '') + c;
-    }
-  }
-  if (quote !== null) return null;
-  if (word !== null) words.push(word);
-  return words;
+  if (line.trim() === '') return [];
+  const commands = commandChain(line);
+  return commands?.length === 1 ? commands[0] ?? null : null;
 }
 
 /** Whether a script runs the `test` script of every npm workspace instead of tests of
