@@ -110,8 +110,7 @@ async function execute(run: Execution, interrupts: Interrupts): Promise<ProjectR
   ensureArtifactsDir(artifacts);
   // A stale report from an earlier run must never be read as this run's; and a link where
   // the log or a report goes is removed, so that nothing writes through it.
-  const cleared = clearArtifacts([...new Set([artifacts.log, ...invocation.reports.map((report) => report.path)])]);
-  run = { ...run, notes: [...run.notes, ...cleared, ...foreignLinks([artifacts.lastReport])] };
+  const said = [...clearArtifacts([...new Set([artifacts.log, ...invocation.reports.map((report) => report.path)])]), ...foreignLinks([artifacts.lastReport])];
   // The runner starts first: loading the parsers and following its reports overlap the run.
   const running = runCommands(invocation, {
     logPath: artifacts.log,
@@ -137,7 +136,7 @@ async function execute(run: Execution, interrupts: Interrupts): Promise<ProjectR
   } finally {
     live?.clear();
   }
-  return finish(run, outcome, await following);
+  return finish({ ...run, notes: [...run.notes, ...said] }, outcome, await following);
 }
 
 /** `N tests finished…` on one terminal line, cleared when the run ends. */
@@ -208,7 +207,8 @@ function afterRun<T>(warnings: string[], file: string, write: () => T): T | unde
   try {
     return write();
   } catch (error) {
-    if (error instanceof HarnessError && error.code === 'USAGE') throw error;
+    // A failed system call, or a harness error of the store: anything else is a bug, not a warning.
+    if (!(error instanceof HarnessError) && (error as NodeJS.ErrnoException).syscall === undefined) throw error;
     warnings.push(`could not write ${file}: ${(error as Error).message}`);
     return undefined;
   }

@@ -6,8 +6,6 @@ import path from 'node:path';
  * that points at a file of the user's, and writing through it would change that file. */
 const { O_APPEND, O_CREAT, O_EXCL, O_NOFOLLOW, O_NONBLOCK, O_RDONLY, O_WRONLY } = fs.constants;
 
-let temps = 0;
-
 /** Writes via a temp file created exclusively in the same directory (never an existing
  * file, never through a link), then renames it over `file`: a link or a hard link there
  * is replaced, never followed, and readers see the old file or the new one, never half
@@ -15,7 +13,8 @@ let temps = 0;
  * step only added a thread-pool round trip (~4 ms a file, measured) between the
  * runner's end and the user's answer. */
 export function writeFileAtomic(file: string, content: string): void {
-  const temp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${temps++}.tmp`);
+  // Unpredictable, so a file planted under the name cannot make the write fail (O_EXCL would refuse it).
+  const temp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${Math.random().toString(36).slice(2, 10)}.tmp`);
   try {
     const fd = fs.openSync(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o666);
     try {

@@ -144,6 +144,17 @@ node('a .run-tests that cannot be used is one line, exit 3, with the JSON report
   });
 });
 
+node('a file in .run-tests that cannot be written after the run', () => {
+  it('is a warning in the report, which keeps the run\'s status and exit code', async () => {
+    const dir = await tmp();
+    // The command puts a directory where last-report.json goes, as a full disk would fail the write.
+    await fs.writeFile(path.join(dir, 'block.js'), "require('fs').mkdirSync('.run-tests/last-report.json/x', { recursive: true });\nconsole.log('TAP version 13\\n1..2\\nok 1 - kept\\nnot ok 2 - broken\\n');\nprocess.exit(1);\n");
+    const { exitCode, report, stderr } = await runJson(['--cwd', dir, '--command', 'node block.js', '--report', 'tap:-']);
+    expect([exitCode, report.status, report.summary.run, report.summary.failures, stderr]).toEqual([1, 'failed', 2, 1, '']);
+    expect(report.warnings).toEqual([expect.stringMatching(new RegExp(`^could not write ${store(dir, 'last-report.json')}: E(ISDIR|NOTEMPTY|EXIST): `))]);
+  });
+});
+
 node('a corrupt last-failures.json blocks --failed-only only', () => {
   it('refuses --failed-only; a full run keeps the bad file beside a new one, which the next --failed-only reads', async () => {
     const dir = await copyFixture(FIXTURE);
