@@ -4,7 +4,8 @@ import path from 'node:path';
 import { isatty } from 'node:tty';
 import { HarnessError } from '../core/errors.js';
 import { EXAMPLES, EXIT_CODE_TABLE } from './help.js';
-import { parseCount, parseName, parseSeconds, parseSize, resolveCwd, resolveExistingFile, resolveFiles, resolveOutputPath } from './options.js';
+import { parseCount, parseName, parseSeconds, parseSize, resolveCwd, resolveExistingFile, resolveFiles } from './options.js';
+import { resolveJunitPath } from './junit-path.js';
 import type { RunReport } from '../core/report.js';
 import type { TestResult } from '../core/types.js';
 import { packageRoot } from './package-root.js';
@@ -46,7 +47,8 @@ async function run(files: string[], options: RunOptions): Promise<void> {
   const custom = options.command === undefined && options.report === undefined
     ? null
     : (await import('./custom.js')).parseCustomCommand(options.command, options.report, cwd);
-  const junitPath = options.junit === undefined ? null : resolveOutputPath(cwd, '--junit', options.junit);
+  const reads = custom === null || custom.report.path === '-' ? [] : [custom.report.path];
+  const junitPath = options.junit === undefined ? null : resolveJunitPath(cwd, options.junit, reads);
   let renderer: Promise<Renderer> | null = null;
   const request = {
     cwd,
@@ -84,16 +86,23 @@ async function run(files: string[], options: RunOptions): Promise<void> {
   exit(report.exit_code, (await (renderer ?? loadRenderer(options.json === true)))(report));
 }
 
+/** After the run: a write that fails now (a full disk) is a warning, never the exit code,
+ * which stays the run's. The path was checked before the run (resolveJunitPath). */
 async function writeJunit(file: string, report: RunReport, tests: readonly TestResult[]): Promise<void> {
   const [{ renderJunit }, { writeFileAtomic }] = await Promise.all([import('../render/junit.js'), import('../store/atomic.js')]);
-  writeFileAtomic(file, renderJunit(report, tests));
+  try {
+    writeFileAtomic(file, renderJunit(report, tests));
+  } catch (error) {
+    process.stderr.write(`run-tests: warning: --junit ${file} was not written: ${(error as Error).message}\n`);
+  }
 }
 
 async function parse(file: string, options: { format?: string; json?: boolean; cwd?: string; junit?: string }): Promise<void> {
   const cwd = resolveCwd(options.cwd);
-  const junitPath = options.junit === undefined ? null : resolveOutputPath(cwd, '--junit', options.junit);
+  const input = resolveExistingFile(cwd, file);
+  const junitPath = options.junit === undefined ? null : resolveJunitPath(cwd, options.junit, [input]);
   const { importReport } = await import('./parse-command.js');
-  const { report, tests } = await importReport(resolveExistingFile(cwd, file), options.format ?? null, cwd);
+  const { report, tests } = await importReport(input, options.format ?? null, cwd);
   if (junitPath !== null) await writeJunit(junitPath, report, tests);
   exit(report.exit_code, (await loadRenderer(options.json === true))(report));
 }

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { NameFilter } from '../adapters/types.js';
 import { usageError } from '../core/errors.js';
 
-const CONTROL = /[\u0000-\u001f\u007f]/;
+export const CONTROL = /[\u0000-\u001f\u007f]/;
 const NAME_LIMIT_BYTES = 200;
 
 /** `--name`: `/…/` is a regular expression, anything else a plain substring. */
@@ -69,23 +69,13 @@ export function resolveExistingFile(cwd: string, file: string): string {
   return absolute;
 }
 
-function kindOf(stats: fs.Stats): string {
+export function kindOf(stats: fs.Stats): string {
   if (stats.isDirectory()) return 'a directory';
   if (stats.isFIFO()) return 'a named pipe (FIFO)';
   if (stats.isSocket()) return 'a socket';
   if (stats.isCharacterDevice()) return 'a character device';
   if (stats.isBlockDevice()) return 'a block device';
   return 'of an unknown kind';
-}
-
-/** A file to write (--junit): its directory must exist. */
-export function resolveOutputPath(cwd: string, option: string, file: string): string {
-  if (CONTROL.test(file) || file === '') throw usageError(`${option} needs a file path, got ${JSON.stringify(file)}`);
-  const absolute = path.resolve(cwd, file);
-  if (!fs.statSync(path.dirname(absolute), { throwIfNoEntry: false })?.isDirectory()) {
-    throw usageError(`${option} ${JSON.stringify(file)}: directory ${path.dirname(absolute)} does not exist`);
-  }
-  return absolute;
 }
 
 function resolveFile(cwd: string, file: string): string {

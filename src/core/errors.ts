@@ -10,6 +10,8 @@ export type HarnessErrorCode =
   | 'REPORT_MISSING'
   | 'REPORT_UNPARSEABLE'
   | 'STORE_CORRUPT'
+  /** `.run-tests` (or a file run-tests writes in it) is a link, not a directory, or not writable. */
+  | 'STORE_UNUSABLE'
   | 'FAILURES_MISSING'
   /** The runner failed before running any test (RUNNER_FAILED reports quote its words). */
   | 'RUNNER_FAILED'

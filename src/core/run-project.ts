@@ -3,9 +3,9 @@ import { readProjectFacts, type ProjectFacts } from '../detect/facts.js';
 import { detectRunner, type Detection } from '../detect/detect.js';
 import type { ProjectSelection } from '../detect/roots.js';
 import type { ProcessOutcome } from '../process/index.js';
-import { artifactPaths, ensureArtifactsDir, type ArtifactPaths } from '../store/artifacts.js';
-import { removeFile, writeJsonAtomic } from '../store/atomic.js';
-import { readLastFailures, writeLastFailures, type LastFailures } from '../store/last-failures.js';
+import { artifactPaths, checkArtifactsDir, clearArtifacts, ensureArtifactsDir, foreignLinks, type ArtifactPaths } from '../store/artifacts.js';
+import { writeJsonAtomic } from '../store/atomic.js';
+import { readLastFailures, readLastFailuresOrSetAside, writeLastFailures, type LastFailures } from '../store/last-failures.js';
 import { buildReport, harnessErrorReport, nothingToRerun, type Context } from './build-report.js';
 import { runCommands } from './commands.js';
 import { HarnessError } from './errors.js';
@@ -35,11 +35,13 @@ export async function runProject(request: RunRequest, selection: ProjectSelectio
   let detection: Detection | null = null;
   const base = { request, root: selection.root, artifacts };
   try {
+    // Before anything is read from it: a link or a file there is refused.
+    checkArtifactsDir(artifacts.dir);
     const facts = readProjectFacts(selection.root);
     detection = request.custom
       ? { adapter: (await import('../adapters/custom.js')).customAdapter(request.custom), reason: '--command given' }
       : detectRunner(facts, request.runner);
-    const last = lastFailures(request, detection.adapter, artifacts);
+    const { last, warning } = lastFailures(request, detection.adapter, artifacts);
     const chosen = request.failedOnly && last !== null ? selectRerun(last, selection.files, artifacts.lastFailures) : null;
     if (request.failedOnly && chosen === null) return { report: nothingToRerun({ ...base, detection }), tests: [] };
     const planRequest: PlanRequest = {
@@ -61,7 +63,7 @@ export async function runProject(request: RunRequest, selection: ProjectSelectio
       files: selection.files,
       selected: chosen?.selected ?? null,
       previous: last === null ? null : last.failed_tests,
-      notes: [...(chosen?.warnings ?? []), ...planned.warnings],
+      notes: [...(warning === null ? [] : [warning]), ...(chosen?.warnings ?? []), ...planned.warnings],
     }, interrupts);
   } catch (error) {
     if (!(error instanceof HarnessError) || error.code === 'USAGE') throw error;
@@ -82,17 +84,21 @@ interface Execution extends Context {
   readonly notes: readonly string[];
 }
 
-function lastFailures(request: RunRequest, adapter: Adapter, artifacts: ArtifactPaths): LastFailures | null {
+/** The recorded failures of this runner. Only --failed-only depends on them: any other
+ * run sets a corrupt file aside (`warning`) rather than be blocked by it. */
+function lastFailures(request: RunRequest, adapter: Adapter, artifacts: ArtifactPaths): { last: LastFailures | null; warning: string | null } {
+  if (!request.failedOnly) {
+    const { last, warning } = readLastFailuresOrSetAside(artifacts.lastFailures);
+    return { last: last?.framework === adapter.id ? last : null, warning };
+  }
   const last = readLastFailures(artifacts.lastFailures);
   if (last === null) {
-    if (!request.failedOnly) return null;
     throw new HarnessError('FAILURES_MISSING', `--failed-only needs ${artifacts.lastFailures}, which does not exist: run the suite once first`, { path: artifacts.lastFailures });
   }
   if (last.framework !== adapter.id) {
-    if (!request.failedOnly) return null;
     throw new HarnessError('STORE_CORRUPT', `${artifacts.lastFailures} was written by ${last.framework}, but this run uses ${adapter.id}`, { path: artifacts.lastFailures });
   }
-  return last;
+  return { last, warning: null };
 }
 
 async function execute(run: Execution, interrupts: Interrupts): Promise<ProjectRun> {
@@ -102,8 +108,9 @@ async function execute(run: Execution, interrupts: Interrupts): Promise<ProjectR
     throw new HarnessError('RUNNER_MISSING', `${missingTool} not found on PATH (run from ${invocation.cwd}); ${run.detection.adapter.installHint}`, { command: missingTool });
   }
   ensureArtifactsDir(artifacts);
-  // A stale report from an earlier run must never be read as this run's.
-  for (const report of invocation.reports) removeFile(report.path);
+  // A stale report from an earlier run must never be read as this run's; and a link where
+  // the log or a report goes is removed, so that nothing writes through it.
+  const said = [...clearArtifacts([...new Set([artifacts.log, ...invocation.reports.map((report) => report.path)])]), ...foreignLinks([artifacts.lastReport])];
   // The runner starts first: loading the parsers and following its reports overlap the run.
   const running = runCommands(invocation, {
     logPath: artifacts.log,
@@ -129,7 +136,7 @@ async function execute(run: Execution, interrupts: Interrupts): Promise<ProjectR
   } finally {
     live?.clear();
   }
-  return finish(run, outcome, await following);
+  return finish({ ...run, notes: [...run.notes, ...said] }, outcome, await following);
 }
 
 /** `N tests finished…` on one terminal line, cleared when the run ends. */
@@ -176,7 +183,7 @@ async function finish(run: Execution, outcome: ProcessOutcome, follower: ReportF
   let status: RunStatus = failedEarly ? 'error' : verdict.status;
   // A rerun that lost some of its selection proves nothing about those tests.
   if (status === 'passed' && missing.length > 0) status = 'error';
-  const wroteResults = recordFailures(run, tests, status, report?.complete === true);
+  const wroteResults = afterRun(warnings, artifacts.lastFailures, () => recordFailures(run, tests, status, report?.complete === true)) ?? false;
   const result = buildReport(asRan(run, report?.ran), {
     status,
     outcome,
@@ -189,8 +196,22 @@ async function finish(run: Execution, outcome: ProcessOutcome, follower: ReportF
     packages: report?.packages,
     notes: report?.notes,
   });
-  writeJsonAtomic(artifacts.lastReport, result);
-  return { report: result, tests };
+  const kept: string[] = [];
+  afterRun(kept, artifacts.lastReport, () => writeJsonAtomic(artifacts.lastReport, result));
+  return { report: kept.length === 0 ? result : { ...result, warnings: [...result.warnings, ...kept] }, tests };
+}
+
+/** A file that cannot be written once the runner is done (a full disk, a directory made
+ * read-only during the run) is a warning: it must not hide what the run found. */
+function afterRun<T>(warnings: string[], file: string, write: () => T): T | undefined {
+  try {
+    return write();
+  } catch (error) {
+    // A failed system call, or a harness error of the store: anything else is a bug, not a warning.
+    if (!(error instanceof HarnessError) && (error as NodeJS.ErrnoException).syscall === undefined) throw error;
+    warnings.push(`could not write ${file}: ${(error as Error).message}`);
+    return undefined;
+  }
 }
 
 /** Adapter.locate with the project's facts, read after the run and only for a failure without a line. */

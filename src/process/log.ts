@@ -1,4 +1,4 @@
-import { openSync } from 'node:fs';
+import { openAppend, openFresh } from '../store/atomic.js';
 import { AppendFile } from './append-file.js';
 import { SourceGate } from './source-gate.js';
 import { TailRing } from './tail-ring.js';
@@ -29,10 +29,11 @@ export class RunLog {
     tee?.on('error', this.onTeeError);
   }
 
-  /** Creates or truncates (or appends to) the file synchronously, so a bad path fails before any spawn.
+  /** Creates the file anew (or appends to it) synchronously, so a bad path fails before any
+   * spawn. Never through a link: a link there is replaced (or, to append, refused).
    * `maxBytes` caps what this log writes (null: no cap); an appended log is capped on its own. */
   static open(path: string, tee: NodeJS.WritableStream | null, append = false, maxBytes: number | null = null, gate = new SourceGate()): RunLog {
-    const fd = openSync(path, append ? 'a' : 'w');
+    const fd = append ? openAppend(path) : openFresh(path);
     return new RunLog(new AppendFile(fd), tee, maxBytes, gate);
   }
 

@@ -7,6 +7,7 @@ import { monotonicMs } from './clock.js';
 import { groupHasLiveMembers, killProcessGroup } from './kill.js';
 import { FileTail } from './file-tail.js';
 import { RunLog } from './log.js';
+import { openAppend, openFresh, openRead } from '../store/atomic.js';
 import { OutputCopy } from './output-copy.js';
 import { SourceGate } from './source-gate.js';
 import { validateStartOptions } from './options.js';
@@ -64,7 +65,9 @@ interface Capture {
 function openCapture(file: string, scratch: boolean): Capture {
   const fds: number[] = [];
   try {
-    for (const flag of ['a', 'a', 'r']) fds.push(fs.openSync(file, flag));
+    // Never through a link: a scratch file is created anew, a report file is appended to.
+    const first = scratch ? (f: string) => openFresh(f, { append: true }) : openAppend;
+    for (const open of [first, openAppend, openRead]) fds.push(open(file));
     if (scratch) fs.unlinkSync(file);
     const [writeFd = -1, copyFd = -1, readFd = -1] = fds;
     return { writeFd, copyFd, readFd, from: fs.fstatSync(readFd).size };

@@ -1,5 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { HarnessError } from '../core/errors.js';
+import { removeFile } from './atomic.js';
 
 export const ARTIFACTS_DIR = '.run-tests';
 
@@ -25,14 +27,87 @@ export function artifactPaths(projectRoot: string): ArtifactPaths {
   };
 }
 
+const unusable = (dir: string, why: string): HarnessError =>
+  new HarnessError('STORE_UNUSABLE', `${dir} ${why}`, { path: dir });
+const OWN = "it must be a directory of run-tests' own, where its log and reports go";
+
+/** Refuses a `.run-tests` (or a directory in it) that is a link or not a directory, before
+ * anything is read from it: through a link, every write would land where the link
+ * points. A missing one is fine (it is created when a runner starts). */
+export function checkArtifactsDir(dir: string): void {
+  const stats = fs.lstatSync(dir, { throwIfNoEntry: false });
+  if (stats === undefined || stats.isDirectory()) return;
+  throw unusable(dir, `is ${stats.isSymbolicLink() ? `a symbolic link (to ${fs.readlinkSync(dir)})` : 'not a directory'}; ${OWN}: remove it and run again`);
+}
+
+/** Creates the directory (refusing a link or a non-directory there) and checks that it
+ * can be written to, so a read-only one fails before the runner starts rather than
+ * after it. Used for `.run-tests` and for directories inside it. */
+export function ensureDir(dir: string): void {
+  if (fs.lstatSync(dir, { throwIfNoEntry: false }) === undefined) {
+    try {
+      fs.mkdirSync(dir);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'EEXIST') throw unusable(dir, `cannot be created (${code ?? (error as Error).message}); ${OWN}`);
+    }
+  }
+  checkArtifactsDir(dir);
+  try {
+    fs.accessSync(dir, fs.constants.W_OK | fs.constants.X_OK);
+  } catch (error) {
+    throw unusable(dir, `is not writable (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); ${OWN}: make it writable or remove it`);
+  }
+}
+
 /** Creates the directory with a `.gitignore` of `*`, so it never shows up in git status.
  * Synchronous: it stands between the user and the runner's start. */
 export function ensureArtifactsDir(paths: ArtifactPaths): void {
-  fs.mkdirSync(paths.dir, { recursive: true });
+  ensureDir(paths.dir);
+  const gitignore = path.join(paths.dir, '.gitignore');
   try {
-    // 'wx': create it once, and leave a .gitignore the user edited alone.
-    fs.writeFileSync(path.join(paths.dir, '.gitignore'), '*\n', { flag: 'wx' });
+    // Exclusive: create it once, leave a .gitignore the user edited alone, and never follow a link.
+    const fd = fs.openSync(gitignore, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW, 0o666);
+    fs.writeSync(fd, '*\n');
+    fs.closeSync(fd);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw unusable(paths.dir, `cannot hold ${gitignore} (${(error as Error).message})`);
   }
+}
+
+/** Removes what stands where a file of this run will be written, so that neither run-tests
+ * nor a runner's reporter (which opens its report for appending) ever writes through a
+ * link or into a file with another name elsewhere. Returns what to tell the user: a
+ * link or a hard link found there was not one of ours. A directory there is refused. */
+export function clearArtifacts(files: readonly string[]): string[] {
+  const said: string[] = [];
+  for (const file of files) {
+    const stats = fs.lstatSync(file, { throwIfNoEntry: false });
+    if (stats === undefined) continue;
+    if (stats.isDirectory()) throw unusable(file, 'is a directory where run-tests writes a file: remove it and run again');
+    const why = foreignKind(file, stats);
+    try {
+      removeFile(file);
+    } catch (error) {
+      throw unusable(file, `cannot be replaced (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    }
+    if (why !== null) said.push(`${file} was ${why}; run-tests removed it rather than write through it (what it pointed at is unchanged)`);
+  }
+  return said;
+}
+
+/** For files written by rename (writeFileAtomic), which replaces a link rather than
+ * follow it: what to tell the user about a link found where one goes. */
+export function foreignLinks(files: readonly string[]): string[] {
+  return files.flatMap((file) => {
+    const stats = fs.lstatSync(file, { throwIfNoEntry: false });
+    const why = stats === undefined || stats.isDirectory() ? null : foreignKind(file, stats);
+    return why === null ? [] : [`${file} was ${why}; run-tests replaces it with its own file (what it pointed at is unchanged)`];
+  });
+}
+
+function foreignKind(file: string, stats: fs.Stats): string | null {
+  if (stats.isSymbolicLink()) return `a symbolic link (to ${fs.readlinkSync(file)})`;
+  if (!stats.isFile()) return 'not a regular file';
+  return stats.nlink > 1 ? 'a hard link to a file with another name' : null;
 }

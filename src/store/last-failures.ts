@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { HarnessError } from '../core/errors.js';
 import type { FailedTestRecord, RunStatus } from '../core/types.js';
-import { writeJsonAtomic } from './atomic.js';
+import { openRead, writeJsonAtomic } from './atomic.js';
 
 /** 2 added `last_run`. Version 1 files (written only after runs with results) are read
  * as before; a reader of version 1 refuses a version 2 file, so it never answers
@@ -27,26 +27,61 @@ export interface LastFailures {
 /** Reads last-failures.json. A missing file is `null` (no previous run); a file that
  * cannot be read as a known version is a STORE_CORRUPT error, never an empty list. */
 export function readLastFailures(file: string): LastFailures | null {
+  const read = inspect(file);
+  if (typeof read !== 'string') return read;
+  throw new HarnessError('STORE_CORRUPT', `${file} is unusable (${read}); run the suite without --failed-only to replace it`, { path: file });
+}
+
+/** For a run that does not need the list (not --failed-only): a corrupt file must not
+ * block it. It is set aside as `last-failures.json.corrupt-<time>`, kept for a look,
+ * and the run writes a new one; `warning` says so. */
+export function readLastFailuresOrSetAside(file: string): { last: LastFailures | null; warning: string | null } {
+  const read = inspect(file);
+  if (typeof read !== 'string') return { last: read, warning: null };
+  const aside = `${file}.corrupt-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+  try {
+    // A link is moved itself: what it points at stays as it is.
+    fs.renameSync(file, aside);
+  } catch (error) {
+    throw new HarnessError('STORE_UNUSABLE', `${file} is unusable (${read}) and could not be set aside: ${(error as Error).message}`, { path: file });
+  }
+  return { last: null, warning: `${file} was unusable (${read}): kept as ${aside}; this run starts a new list of failures` };
+}
+
+/** The list, null when there is none, or what makes the file unusable. A link there is
+ * not followed: it is unusable as well. */
+function inspect(file: string): LastFailures | null | string {
   let text: string;
   try {
-    text = fs.readFileSync(file, 'utf8');
+    const stats = fs.lstatSync(file, { throwIfNoEntry: false });
+    if (stats === undefined) return null;
+    if (stats.isSymbolicLink()) return 'a symbolic link, which run-tests does not follow';
+    if (!stats.isFile()) return 'not a regular file';
+    const fd = openRead(file);
+    try {
+      text = fs.readFileSync(fd, 'utf8');
+    } finally {
+      fs.closeSync(fd);
+    }
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
+    throw new HarnessError('STORE_UNUSABLE', `${file} cannot be read: ${(error as Error).message}`, { path: file });
   }
-  const corrupt = (why: string) =>
-    new HarnessError('STORE_CORRUPT', `${file} is unusable (${why}); delete it and run the full suite`, { path: file });
+  return problem(text);
+}
+
+/** What is wrong with the file's text, or the list it holds. */
+function problem(text: string): string | LastFailures {
   let data: unknown;
   try {
     data = JSON.parse(text);
   } catch {
-    throw corrupt('not valid JSON');
+    return 'not valid JSON';
   }
-  if (!isRecord(data)) throw corrupt('not an object');
-  if (!READABLE_VERSIONS.includes(data.version)) throw corrupt(`version ${String(data.version)}, expected ${LAST_FAILURES_VERSION}`);
-  if (typeof data.framework !== 'string' || !Array.isArray(data.failed_tests)) throw corrupt('missing framework or failed_tests');
-  if (!data.failed_tests.every(isFailedTestRecord)) throw corrupt('a failed test entry is malformed');
-  if (data.version !== 1 && !(isRecord(data.last_run) && typeof data.last_run.status === 'string')) throw corrupt('missing last_run');
+  if (!isRecord(data)) return 'not an object';
+  if (!READABLE_VERSIONS.includes(data.version)) return `version ${String(data.version)}, expected ${LAST_FAILURES_VERSION}`;
+  if (typeof data.framework !== 'string' || !Array.isArray(data.failed_tests)) return 'missing framework or failed_tests';
+  if (!data.failed_tests.every(isFailedTestRecord)) return 'a failed test entry is malformed';
+  if (data.version !== 1 && !(isRecord(data.last_run) && typeof data.last_run.status === 'string')) return 'missing last_run';
   return data as unknown as LastFailures;
 }
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RunStatus } from '../../../src/core/types.js';
 import { removeFile, writeFileAtomic } from '../../../src/store/atomic.js';
-import { LAST_FAILURES_VERSION, listIsSettled, readLastFailures, writeLastFailures, type LastFailures } from '../../../src/store/last-failures.js';
+import { LAST_FAILURES_VERSION, listIsSettled, readLastFailures, readLastFailuresOrSetAside, writeLastFailures, type LastFailures } from '../../../src/store/last-failures.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'run-tests-store-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -40,6 +40,27 @@ describe('last-failures.json', () => {
     const file = join(dir, 'corrupt.json');
     writeFileSync(file, text);
     expect(() => readLastFailures(file)).toThrow(expect.objectContaining({ code: 'STORE_CORRUPT', message: expect.stringMatching(why) }));
+  });
+});
+
+describe('readLastFailuresOrSetAside', () => {
+  it('reads a good file as it is', () => {
+    const file = join(dir, 'good.json');
+    writeLastFailures(file, { framework: 'go', project_root: dir, failed_tests: [record], last_run: { status: 'failed' } });
+    expect(readLastFailuresOrSetAside(file)).toMatchObject({ last: { failed_tests: [record] }, warning: null });
+  });
+
+  it('sets a corrupt file aside under a name with the time, and says so', () => {
+    const sub = join(dir, 'aside');
+    mkdirSync(sub);
+    const file = join(sub, 'last-failures.json');
+    writeFileSync(file, '{"version": 2,');
+    const { last, warning } = readLastFailuresOrSetAside(file);
+    const [aside, ...more] = readdirSync(sub);
+    expect([last, more, aside]).toEqual([null, [], expect.stringMatching(/^last-failures\.json\.corrupt-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-\d{3}Z$/)]);
+    expect(warning).toBe(`${file} was unusable (not valid JSON): kept as ${join(sub, aside!)}; this run starts a new list of failures`);
+    expect(readFileSync(join(sub, aside!), 'utf8')).toBe('{"version": 2,');
+    expect(existsSync(file)).toBe(false);
   });
 });
 
