@@ -9,6 +9,7 @@ import type { RunReport } from '../core/report.js';
 import type { TestResult } from '../core/types.js';
 import { packageRoot } from './package-root.js';
 import { restoreHiddenEnv } from './environment.js';
+import { visible } from '../render/visible.js';
 
 restoreHiddenEnv(process.env);
 
@@ -108,9 +109,9 @@ async function loadRenderer(json: boolean): Promise<Renderer> {
 }
 
 async function detect(options: { json?: boolean; cwd?: string; runner?: string }): Promise<void> {
-  const { describeDetection } = await import('./detect-command.js');
+  const [{ describeDetection }, { inertJson }] = await Promise.all([import('./detect-command.js'), import('../render/json.js')]);
   const { report, lines } = describeDetection(resolveCwd(options.cwd), options.runner ?? null, reportersDir, process.env);
-  exit(0, options.json ? `${JSON.stringify(report, null, 2)}\n` : `${lines.join('\n')}\n`);
+  exit(0, options.json ? `${inertJson(JSON.stringify(report, null, 2))}\n` : `${visible(lines.join('\n'), { lines: true })}\n`);
 }
 
 function program(): Command {
@@ -165,7 +166,7 @@ async function main(): Promise<void> {
   } catch (error) {
     if (error instanceof CommanderError) exit(error.exitCode === 0 ? 0 : 2);
     else if (error instanceof HarnessError) {
-      process.stderr.write(`run-tests: ${error.message}\n`);
+      process.stderr.write(`run-tests: ${visible(error.message, { lines: true })}\n`);
       exit(error.exitCode);
     } else {
       process.stderr.write(`run-tests: internal error: ${(error as Error).stack ?? String(error)}\n`);
