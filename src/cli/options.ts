@@ -36,12 +36,12 @@ export function parseName(value: string | undefined): NameFilter | null {
 /** `--timeout`, `--kill-grace`: decimal seconds, returned as milliseconds a timer can hold. */
 export function parseSeconds(option: string, value: string, { allowZero }: { allowZero: boolean }): number {
   const kind = allowZero ? 'non-negative' : 'positive';
-  if (!DECIMAL.test(value)) throw usageError(`${option} must be a ${kind} number of seconds, written as a decimal (90, 1.5), got ${JSON.stringify(value)}`);
+  if (!DECIMAL.test(value)) throw usageError(`${option} must be a ${kind} number of seconds, got ${JSON.stringify(value)}; write a decimal such as 90 or 1.5`);
   const ms = Math.round(Number(value) * 1000);
   if (ms > MAX_TIMER_MS) {
     throw usageError(`${option} must be at most ${MAX_TIMER_MS / 1000} seconds (about 24.8 days, the longest a timer can wait), got ${value}`);
   }
-  if (!allowZero && ms === 0) throw usageError(`${option} must be a positive number of seconds (at least 0.001), got ${JSON.stringify(value)}`);
+  if (!allowZero && ms === 0) throw usageError(`${option} must be a positive number of seconds, got ${JSON.stringify(value)}${Number(value) > 0 ? '; the least is 0.001' : ''}`);
   return ms;
 }
 

@@ -28,9 +28,9 @@ describe('bad input is exit 2 with one line naming it, and nothing runs', () => 
   const cases: [string[], string][] = [
     [['--timeout', '9999999999'], `--timeout ${limit}, got 9999999999`],
     [['--kill-grace', '2147484'], `--kill-grace ${limit}, got 2147484`],
-    [['--timeout', '0x10'], '--timeout must be a positive number of seconds, written as a decimal (90, 1.5), got "0x10"'],
-    [['--timeout', ' 5'], '--timeout must be a positive number of seconds, written as a decimal (90, 1.5), got " 5"'],
-    [['--kill-grace', '1e3'], '--kill-grace must be a non-negative number of seconds, written as a decimal (90, 1.5), got "1e3"'],
+    [['--timeout', '0x10'], '--timeout must be a positive number of seconds, got "0x10"; write a decimal such as 90 or 1.5'],
+    [['--timeout', ' 5'], '--timeout must be a positive number of seconds, got " 5"; write a decimal such as 90 or 1.5'],
+    [['--kill-grace', '1e3'], '--kill-grace must be a non-negative number of seconds, got "1e3"; write a decimal such as 90 or 1.5'],
     [['--min-tests', '0x1'], '--min-tests must be a whole number, got "0x1"'],
     [['--max-log', ' 5'], '--max-log must be a whole number of bytes, optionally with K, M or G (0 for no cap), got " 5"'],
     [['--cwd', ''], '--cwd needs a directory, got ""'],
