@@ -118,9 +118,12 @@ async function detect(options: { json?: boolean; cwd?: string; runner?: string }
 }
 
 function program(): Command {
-  // exitOverride before the subcommands, so they inherit it: their usage errors exit 2 too.
+  // exitOverride and configureOutput before the subcommands, so they inherit them: their
+  // usage errors exit 2 too.
   const cli = new Command('run-tests')
     .exitOverride()
+    // Commander echoes what it refuses (`unknown option '--\x1b[2J'`): shown with escapes.
+    .configureOutput({ writeErr: (text) => process.stderr.write(visible(text, { lines: true })) })
     .enablePositionalOptions()
     .description('Run the project\'s tests and report the truth about them: for people on a terminal, and as JSON for programs.')
     .version(version)
@@ -184,7 +187,6 @@ function ignoreClosedOutput(): void {
 async function main(): Promise<void> {
   ignoreClosedOutput();
   const cli = program();
-  cli.configureOutput({ writeErr: (text) => process.stderr.write(text) });
   try {
     await cli.parseAsync(literalOperands(cli, process.argv.slice(2)), { from: 'user' });
   } catch (error) {

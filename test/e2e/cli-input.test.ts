@@ -50,6 +50,13 @@ describe('bad input is exit 2 with one line naming it, and nothing runs', () => 
   });
 });
 
+describe('what commander refuses', () => {
+  it('is echoed with its control characters as escapes', async () => {
+    expect(await runCli(['--\x1b[2J'])).toEqual({ exitCode: 2, stdout: '', stderr: "error: unknown option '--\\x1b[2J'\n" });
+    expect(await runCli(['parse', '--x\u009b1A'])).toEqual({ exitCode: 2, stdout: '', stderr: "error: unknown option '--x\\u009b1A'\n" });
+  });
+});
+
 describe('after --, every word is a file operand', () => {
   it('runs files named parse, detect and help rather than those commands', async () => {
     const dir = await copyFixture('node-test-files');
