@@ -1,5 +1,11 @@
 'use strict';
 /* The launcher's own arguments (shared by the jest and vitest launchers). */
+const path = require('node:path');
+
+/* run-tests gives absolute paths and shows them relative to the project root, where the
+ * command runs: a relative one is taken from the working directory, so the command shown
+ * runs the same when typed. path.join keeps a directory's trailing slash. */
+const absolute = (file) => (path.isAbsolute(file) ? file : path.join(process.cwd(), file));
 
 function parseLauncherArgs(args) {
   const opts = { package: null, report: null, paths: [], name: null, scriptArgs: [] };
@@ -12,9 +18,9 @@ function parseLauncherArgs(args) {
     const value = args[i + 1];
     if (value === undefined) throw new Error(`run-tests launcher: ${arg} needs a value`);
     i += 1;
-    if (arg === '--package') opts.package = value;
-    else if (arg === '--report') opts.report = value;
-    else if (arg === '--path') opts.paths.push(value);
+    if (arg === '--package') opts.package = absolute(value);
+    else if (arg === '--report') opts.report = absolute(value);
+    else if (arg === '--path') opts.paths.push(absolute(value));
     else if (arg === '--name') opts.name = value;
     else throw new Error(`run-tests launcher: unknown argument ${arg}`);
   }

@@ -11,7 +11,7 @@
  * this process, and that ran ~5% slower under an ES module entry (measured).
  *
  * node [node flags] launch.cjs --package <jest dir> --report <file>
- *      [--path <absolute path>]... [--name <regex>] -- [the script's jest arguments]
+ *      [--path <path>]... [--name <regex>] -- [the script's jest arguments]
  */
 'use strict';
 const { createRequire } = require('node:module');

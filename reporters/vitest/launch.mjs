@@ -5,7 +5,7 @@
  * so tests that read it never see run-tests' options.
  *
  * node [node flags] launch.mjs --package <vitest dir> --report <file>
- *      [--path <absolute path>]... [--name <regex>] -- [the script's vitest arguments]
+ *      [--path <path>]... [--name <regex>] -- [the script's vitest arguments]
  */
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';

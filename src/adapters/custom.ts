@@ -22,6 +22,9 @@ export function customAdapter(custom: CustomCommand): Adapter {
   };
 }
 
+/** A file is given as a file, never as an option of the command: `-x.sh` is `./-x.sh`. */
+const fileOperand = (file: string): string => (file.startsWith('-') ? `./${file}` : file);
+
 function plan(custom: CustomCommand, request: PlanRequest): Invocation {
   if (request.name !== null) throw usageError(`--name ${JSON.stringify(request.name.text)} cannot select tests of a --command: run-tests does not know its filter syntax; put the filter in the command`);
   if (request.rerun !== null) throw usageError("--failed-only cannot rerun tests of a --command: run-tests does not know how to select them; put the selection in the command");
@@ -29,7 +32,7 @@ function plan(custom: CustomCommand, request: PlanRequest): Invocation {
   const stdout = custom.report.path === '-';
   const report = stdout ? request.artifacts.file(CAPTURED_TAP) : custom.report.path;
   return {
-    argv: [...custom.argv, ...request.files],
+    argv: [...custom.argv, ...request.files.map(fileOperand)],
     env: request.env,
     cwd: request.root,
     reports: [{ path: report, parser }],

@@ -42,6 +42,7 @@ export const rails: Adapter = {
       argv: [...launcher, 'test', ...files, ...nameArgs],
       env: minitestReporterEnv(request, report, null),
       cwd: request.root,
+      readsAsPath: (file) => RAILS_PATH.test(file),
       reports: [{ path: report, parser: 'minitest-jsonl' }],
     };
   },

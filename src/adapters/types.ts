@@ -51,6 +51,10 @@ export interface Invocation {
   /** How each command is displayed, when argv wraps the runner in a launcher of ours:
    * the runner's own command, as a person would type it. */
   readonly shownArgv?: (argv: readonly string[]) => readonly string[];
+  /** Whether the runner reads this root-relative form of a path in argv as that path;
+   * absent: any form not starting with `-` does. For runners that tell paths by their
+   * shape (bin/rails test: `dir/file` only): the displayed command keeps the others as run. */
+  readonly readsAsPath?: (relative: string) => boolean;
   /** Exit codes by which the runner says it found no tests (pytest: 5): with a clean
    * report that executed nothing, the run is `no_tests`, not an error. */
   readonly noTestsExitCodes?: readonly number[];

@@ -2,7 +2,7 @@ import { Command, CommanderError, Option } from 'commander';
 import fs from 'node:fs';
 import path from 'node:path';
 import { isatty } from 'node:tty';
-import { HarnessError } from '../core/errors.js';
+import { HarnessError, usageError } from '../core/errors.js';
 import { EXAMPLES, EXIT_CODE_TABLE } from './help.js';
 import { parseCount, parseName, parseSeconds, parseSize, resolveCwd, resolveExistingFile, resolveFiles } from './options.js';
 import { resolveJunitPath } from './junit-path.js';
@@ -10,6 +10,7 @@ import type { RunReport } from '../core/report.js';
 import type { TestResult } from '../core/types.js';
 import { packageRoot } from './package-root.js';
 import { restoreHiddenEnv } from './environment.js';
+import { visible } from '../render/visible.js';
 
 restoreHiddenEnv(process.env);
 
@@ -43,6 +44,9 @@ function exit(code: number, stdout = ''): void {
 }
 
 async function run(files: string[], options: RunOptions): Promise<void> {
+  if (options.command !== undefined && options.runner !== undefined) {
+    throw usageError(`--runner ${JSON.stringify(options.runner)} cannot be combined with --command: the command is what runs`);
+  }
   const cwd = resolveCwd(options.cwd);
   const custom = options.command === undefined && options.report === undefined
     ? null
@@ -117,15 +121,18 @@ async function loadRenderer(json: boolean): Promise<Renderer> {
 }
 
 async function detect(options: { json?: boolean; cwd?: string; runner?: string }): Promise<void> {
-  const { describeDetection } = await import('./detect-command.js');
+  const [{ describeDetection }, { inertJson }] = await Promise.all([import('./detect-command.js'), import('../render/json.js')]);
   const { report, lines } = describeDetection(resolveCwd(options.cwd), options.runner ?? null, reportersDir, process.env);
-  exit(0, options.json ? `${JSON.stringify(report, null, 2)}\n` : `${lines.join('\n')}\n`);
+  exit(0, options.json ? `${inertJson(JSON.stringify(report, null, 2))}\n` : `${visible(lines.join('\n'), { lines: true })}\n`);
 }
 
 function program(): Command {
-  // exitOverride before the subcommands, so they inherit it: their usage errors exit 2 too.
+  // exitOverride and configureOutput before the subcommands, so they inherit them: their
+  // usage errors exit 2 too.
   const cli = new Command('run-tests')
     .exitOverride()
+    // Commander echoes what it refuses (`unknown option '--\x1b[2J'`): shown with escapes.
+    .configureOutput({ writeErr: (text) => process.stderr.write(visible(text, { lines: true })) })
     .enablePositionalOptions()
     .description('Run the project\'s tests and report the truth about them: for people on a terminal, and as JSON for programs.')
     .version(version)
@@ -166,15 +173,35 @@ function program(): Command {
   return cli;
 }
 
+/** After `--` every word is an operand, but commander still dispatches a first operand
+ * named like a subcommand (`run-tests -- parse`) to it. Such a word is given as `./parse`:
+ * the same file, and no command's name. */
+function literalOperands(cli: Command, args: readonly string[]): string[] {
+  const end = args.indexOf('--');
+  if (end === -1) return [...args];
+  const commands = new Set(['help', ...cli.commands.flatMap((c) => [c.name(), ...c.aliases()])]);
+  return [...args.slice(0, end + 1), ...args.slice(end + 1).map((word) => (commands.has(word) ? `./${word}` : word))];
+}
+
+/** A reader that stops early (`run-tests --help | head -1`) closes the pipe: the rest of
+ * the output is not wanted, which is no error; the exit code stays the run's. */
+function ignoreClosedOutput(): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EPIPE') throw error;
+    });
+  }
+}
+
 async function main(): Promise<void> {
+  ignoreClosedOutput();
   const cli = program();
-  cli.configureOutput({ writeErr: (text) => process.stderr.write(text) });
   try {
-    await cli.parseAsync(process.argv);
+    await cli.parseAsync(literalOperands(cli, process.argv.slice(2)), { from: 'user' });
   } catch (error) {
     if (error instanceof CommanderError) exit(error.exitCode === 0 ? 0 : 2);
     else if (error instanceof HarnessError) {
-      process.stderr.write(`run-tests: ${error.message}\n`);
+      process.stderr.write(`run-tests: ${visible(error.message, { lines: true })}\n`);
       exit(error.exitCode);
     } else {
       process.stderr.write(`run-tests: internal error: ${(error as Error).stack ?? String(error)}\n`);

@@ -4,12 +4,21 @@ import type { NameFilter } from '../adapters/types.js';
 import { usageError } from '../core/errors.js';
 
 export const CONTROL = /[\u0000-\u001f\u007f]/;
+/** A name also goes to runners' filters, where C1 controls (U+0085: a line break to some
+ * regex engines) are as unwelcome as C0 ones. */
+const NAME_CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 const NAME_LIMIT_BYTES = 200;
+/** The longest a timer can wait (2^31-1 ms, about 24.8 days): longer fires at once.
+ * src/process/options.ts checks the same limit on what reaches it. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+/** Numbers as a person writes them: `90`, `1.5`, `.5`; not `0x10`, `1e3`, ` 5` or `Infinity`,
+ * which Number() would take. */
+const DECIMAL = /^(?:\d+|\d*\.\d+)$/;
 
 /** `--name`: `/…/` is a regular expression, anything else a plain substring. */
 export function parseName(value: string | undefined): NameFilter | null {
   if (value === undefined) return null;
-  if (CONTROL.test(value)) throw usageError('--name must not contain control characters');
+  if (NAME_CONTROL.test(value)) throw usageError('--name must not contain control characters');
   if (Buffer.byteLength(value) > NAME_LIMIT_BYTES) throw usageError(`--name is longer than ${NAME_LIMIT_BYTES} bytes`);
   if (value === '') throw usageError('--name must not be empty');
   const regex = value.length > 2 && value.startsWith('/') && value.endsWith('/');
@@ -24,29 +33,40 @@ export function parseName(value: string | undefined): NameFilter | null {
   return { text, regex: true };
 }
 
+/** `--timeout`, `--kill-grace`: decimal seconds, returned as milliseconds a timer can hold. */
 export function parseSeconds(option: string, value: string, { allowZero }: { allowZero: boolean }): number {
-  const seconds = Number(value);
-  const valid = value.trim() !== '' && Number.isFinite(seconds) && (allowZero ? seconds >= 0 : seconds > 0);
-  if (!valid) throw usageError(`${option} must be a ${allowZero ? 'non-negative' : 'positive'} number of seconds, got ${JSON.stringify(value)}`);
-  return Math.round(seconds * 1000);
+  const kind = allowZero ? 'non-negative' : 'positive';
+  if (!DECIMAL.test(value)) throw usageError(`${option} must be a ${kind} number of seconds, got ${JSON.stringify(value)}; write a decimal such as 90 or 1.5`);
+  const ms = Math.round(Number(value) * 1000);
+  if (ms > MAX_TIMER_MS) {
+    throw usageError(`${option} must be at most ${MAX_TIMER_MS / 1000} seconds (about 24.8 days, the longest a timer can wait), got ${value}`);
+  }
+  if (!allowZero && ms === 0) throw usageError(`${option} must be a positive number of seconds, got ${JSON.stringify(value)}${Number(value) > 0 ? '; the least is 0.001' : ''}`);
+  return ms;
 }
 
-export function parseCount(option: string, value: string): number {
+/** A whole number in decimal digits, from min to max (by default 0 to the largest exact
+ * integer): `--min-tests`, and any other count option. */
+export function parseCount(option: string, value: string, { min = 0, max = Number.MAX_SAFE_INTEGER }: { min?: number; max?: number } = {}): number {
   if (!/^\d+$/.test(value)) throw usageError(`${option} must be a whole number, got ${JSON.stringify(value)}`);
-  return Number(value);
+  const count = Number(value);
+  if (!(count >= min && count <= max)) throw usageError(`${option} must be a whole number from ${min} to ${max}, got ${value}`);
+  return count;
 }
 
 const SIZE_UNITS: Record<string, number> = { '': 1, K: 1024, M: 1024 ** 2, G: 1024 ** 3 };
 
 /** `--max-log`: bytes, or K/M/G (binary units); `0` means no cap. */
 export function parseSize(option: string, value: string): number | null {
-  const match = /^(\d+)([KMG]?)$/i.exec(value.trim());
+  const match = /^(\d+)([KMG]?)$/i.exec(value);
   const bytes = match ? Number(match[1]) * (SIZE_UNITS[match[2]!.toUpperCase()] ?? 1) : NaN;
   if (!Number.isSafeInteger(bytes)) throw usageError(`${option} must be a whole number of bytes, optionally with K, M or G (0 for no cap), got ${JSON.stringify(value)}`);
   return bytes === 0 ? null : bytes;
 }
 
 export function resolveCwd(value: string | undefined): string {
+  // path.resolve('') is the current directory: an empty value (an unset variable) is a mistake.
+  if (value === '') throw usageError('--cwd needs a directory, got ""');
   const cwd = path.resolve(value ?? process.cwd());
   if (!fs.statSync(cwd, { throwIfNoEntry: false })?.isDirectory()) throw usageError(`--cwd ${JSON.stringify(value)} is not a directory`);
   return fs.realpathSync(cwd);
@@ -54,13 +74,16 @@ export function resolveCwd(value: string | undefined): string {
 
 /** Positional files and `--file a,b`, each checked to exist inside cwd; returns absolute paths. */
 export function resolveFiles(cwd: string, positional: readonly string[], fileOption: string | undefined): string[] {
-  const given = [...positional, ...(fileOption ?? '').split(',').map((f) => f.trim()).filter((f) => f !== '')];
+  const listed = (fileOption ?? '').split(',').map((f) => f.trim()).filter((f) => f !== '');
+  if (fileOption !== undefined && listed.length === 0) throw usageError(`--file needs at least one file, got ${JSON.stringify(fileOption)}`);
+  const given = [...positional, ...listed];
   return [...new Set(given.map((file) => resolveFile(cwd, file)))];
 }
 
 /** A file to read, anywhere (a report another tool wrote): must exist and be a regular
  * file. Only stat is used: opening a named pipe to look at it would wait for a writer. */
 export function resolveExistingFile(cwd: string, file: string): string {
+  if (file === '') throw usageError('the report file is an empty string; name a file');
   if (CONTROL.test(file)) throw usageError(`file ${JSON.stringify(file)} contains control characters`);
   const absolute = path.resolve(cwd, file);
   const stats = fs.statSync(absolute, { throwIfNoEntry: false });
@@ -79,6 +102,8 @@ export function kindOf(stats: fs.Stats): string {
 }
 
 function resolveFile(cwd: string, file: string): string {
+  // path.resolve would make '' the whole directory: an empty operand (an unset variable) is a mistake.
+  if (file === '') throw usageError('a file operand is an empty string; name a file or directory (. for all of it)');
   if (CONTROL.test(file)) throw usageError(`file ${JSON.stringify(file)} contains control characters`);
   const absolute = path.resolve(cwd, file);
   let real: string;

@@ -1,6 +1,7 @@
 import type { ChalkInstance } from 'chalk';
 import type { RunReport } from '../core/report.js';
 import type { FailedTestRecord, RunStatus, Summary } from '../core/types.js';
+import { visible } from './visible.js';
 
 const HEADLINE: Readonly<Record<RunStatus, string>> = {
   passed: 'PASSED',
@@ -13,7 +14,9 @@ const HEADLINE: Readonly<Record<RunStatus, string>> = {
 };
 
 /** The developer's view of a report: header, failures first, then the summary line,
- * the log and the next step. Pure: colours come from the chalk instance given. */
+ * the log and the next step. Pure: colours come from the chalk instance given. Every text
+ * from outside (names, messages, paths, the command) is shown through visible(): a test
+ * cannot drive the terminal it is reported on. */
 export function renderHuman(report: RunReport, c: ChalkInstance): string {
   const lines: string[] = [];
   const sections = report.projects.length > 0 ? report.projects : [report];
@@ -24,30 +27,31 @@ export function renderHuman(report: RunReport, c: ChalkInstance): string {
   }
   if (report.warnings.length > 0) {
     lines.push('');
-    for (const w of report.warnings) lines.push(c.yellow(`warning: ${w}`));
+    for (const w of report.warnings) lines.push(c.yellow(`warning: ${visible(w, { lines: true })}`));
   }
-  for (const section of sections) if (section.error) lines.push('', c.red(`error: ${section.error.message}`));
+  for (const section of sections) if (section.error) lines.push('', c.red(`error: ${visible(section.error.message, { lines: true })}`));
   lines.push('', `${statusWord(report.status, c)}  ${summaryLine(report.summary)}${timing(report)}`);
-  for (const section of sections) if (section.artifact && section.source === 'run') lines.push(c.dim(`log: ${section.artifact}`));
-  if (report.next) lines.push(`next: ${c.cyan(report.next)}`);
+  for (const section of sections) if (section.artifact && section.source === 'run') lines.push(c.dim(`log: ${visible(section.artifact)}`));
+  if (report.next) lines.push(`next: ${c.cyan(visible(report.next))}`);
   return `${lines.join('\n')}\n`;
 }
 
 function header(report: RunReport, c: ChalkInstance): string[] {
   // An imported report is evidence another tool wrote: never shown as a command that ran.
-  const source = report.source === 'imported' ? [c.dim(`imported from ${report.artifact ?? '(unknown file)'}`)] : [];
-  if (!report.framework) return [c.bold(`run-tests · ${report.project_root}`), ...source];
+  const source = report.source === 'imported' ? [c.dim(`imported from ${visible(report.artifact ?? '(unknown file)')}`)] : [];
+  const root = visible(report.project_root);
+  if (!report.framework) return [c.bold(`run-tests · ${root}`), ...source];
   return [
-    `${c.bold(`run-tests · ${report.framework}`)} ${c.dim(`· ${report.project_root}`)}`,
-    ...(report.source === 'imported' ? source : [c.dim(`$ ${report.command ?? ''}`)]),
+    `${c.bold(`run-tests · ${report.framework}`)} ${c.dim(`· ${root}`)}`,
+    ...(report.source === 'imported' ? source : [c.dim(`$ ${visible(report.command ?? '')}`)]),
   ];
 }
 
 function failure(t: FailedTestRecord, n: number, c: ChalkInstance): string[] {
-  const where = t.file === null ? '(unknown location)' : t.line === null ? t.file : `${t.file}:${t.line}`;
+  const where = t.file === null ? '(unknown location)' : t.line === null ? visible(t.file) : `${visible(t.file)}:${t.line}`;
   const kind = t.status === 'error' ? c.magenta('error') : c.red('failed');
-  const message = t.message.split('\n').slice(0, 12).map((l) => `     ${l}`);
-  return ['', `  ${n}) ${c.bold(where)} ${kind}`, `     ${t.test_name}`, ...message.map((l) => c.dim(l))];
+  const message = visible(t.message, { lines: true }).split('\n').slice(0, 12).map((l) => `     ${l}`);
+  return ['', `  ${n}) ${c.bold(where)} ${kind}`, `     ${visible(t.test_name)}`, ...message.map((l) => c.dim(l))];
 }
 
 /** `N passed, N failed, N errors, N skipped`; unknown counts are shown as `?`, never 0. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import fs from 'fs-extra';
+import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { copyFixture, failures, junitTests, processGone, REPO, runJson, waitFor } from './helpers.js';
 
@@ -52,6 +53,16 @@ describe('jest through its programmatic API', () => {
     expect(byName['math › parses config']?.message).toBe("SyntaxError: Expected property name or '}' in JSON at position 1");
     expect(byName['load error: test/broken.test.js']).toMatchObject({ id: 'test/broken.test.js', message: 'Error: broken at load: object' });
     expect(report.command).toBe(`node ${REPO}reporters/jest/launch.cjs --package node_modules/jest --report .run-tests/jest-events.jsonl --`);
+  });
+
+  it('shows a command that, typed in the project root, runs what ran', async () => {
+    const dir = await jestFixture('jest-mixed');
+    const { report } = await runJson(['--cwd', dir, 'test/second.test.js', '--name', 'top level']);
+    expect(report.command).toBe(`node ${REPO}reporters/jest/launch.cjs --package node_modules/jest --report .run-tests/jest-events.jsonl --path test/second.test.js --name 'top level' --`);
+    const typed = spawnSync('sh', ['-c', report.command ?? ''], { cwd: dir, encoding: 'utf8' });
+    expect([typed.status, /^Tests: +1 failed, 1 passed, 2 total$/m.test(typed.stderr)]).toEqual([1, true]);
+    const events = await fs.readFile(path.join(dir, '.run-tests/jest-events.jsonl'), 'utf8');
+    expect(events).toContain('"top level fails"');
   });
 
   it('reruns exactly the failures by anchored names, brackets and parentheses included', async () => {

@@ -46,6 +46,7 @@ describe('customAdapter', () => {
 
   it('appends the files given to the command', () => {
     expect(junit.plan(request({ files: ['tests/test_a.py', 'tests/b dir'] })).argv).toEqual(['pytest', '-q', '--junitxml=out/r.xml', 'tests/test_a.py', 'tests/b dir']);
+    expect(junit.plan(request({ files: ['--evil', '-x.py'] })).argv).toEqual(['pytest', '-q', '--junitxml=out/r.xml', './--evil', './-x.py']);
   });
 
   it('refuses --name and --failed-only, whose meaning it cannot know', () => {

@@ -4,6 +4,7 @@ import { rails, railsPathOperand } from '../../../src/adapters/rails.js';
 import { rspec } from '../../../src/adapters/rspec.js';
 import { asFileOperand, escapeRubyRegex, minitestFilter, rubyEnv } from '../../../src/adapters/ruby.js';
 import type { PlanRequest } from '../../../src/adapters/types.js';
+import { displayCommand } from '../../../src/core/quote.js';
 import { factsFromFiles } from '../../../src/detect/facts.js';
 import { artifactPaths } from '../../../src/store/artifacts.js';
 import type { FailedTestRecord } from '../../../src/core/types.js';
@@ -118,6 +119,9 @@ describe('rails plan', () => {
   it('gives files Rails would not read as paths absolute', () => {
     const plan = rails.plan(request({ 'bin/rails': '' }, { files: ['--dry-run_test.rb', 'test/models'] }, ['bin/rails']));
     expect(plan.argv).toEqual(['bin/rails', 'test', '/p/--dry-run_test.rb', 'test/models']);
+    // Shown as run: relative, `--dry-run_test.rb` would be an option and `my-tests/…` no path to Rails.
+    const shown = rails.plan(request({ 'bin/rails': '' }, { files: ['--dry-run_test.rb', 'my-tests/a_test.rb', 'test/models'] }, ['bin/rails']));
+    expect(displayCommand(shown)).toBe('bin/rails test /p/--dry-run_test.rb /p/my-tests/a_test.rb test/models');
   });
 
   it('uses ruby when bin/rails is not executable', () => {

@@ -93,6 +93,44 @@ describe('renderHuman', () => {
     expect(unknown).not.toMatch(/^\$|log: /m);
   });
 
+  it('shows control characters and escape sequences from tests, files, runners and paths as escapes', () => {
+    const title = '\x1b]0;pwned\x07';
+    const hostile: RunReport = {
+      ...report,
+      project_root: `/p/${title}`,
+      command: `go test -run '^T${title}$'`,
+      failed_tests: [{ test_name: `A#test_${title}\x1b[2J\u009b31m`, file: `test/\x1b[31m_test.rb`, line: 3, status: 'failed', message: `boom \x1b[2J\n\tline 2\u009b1A\r`, id: 'x' }],
+      warnings: [`runner said \x1b[?1049h\nand more`],
+      error: { code: 'RUNNER_FAILED', message: `it broke\n\x1b]8;;http://x\x07link` },
+      artifact: `/p/${title}/.run-tests/last-test.log`,
+      next: `run-tests --failed-only ${title}`,
+    };
+    const out = renderHuman(hostile, plain);
+    expect(out).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+    expect(out).toBe([
+      'run-tests · minitest · /p/\\x1b]0;pwned\\x07',
+      "$ go test -run '^T\\x1b]0;pwned\\x07$'",
+      '',
+      'Failures (1):',
+      '',
+      '  1) test/\\x1b[31m_test.rb:3 failed',
+      '     A#test_\\x1b]0;pwned\\x07\\x1b[2J\\u009b31m',
+      '     boom \\x1b[2J',
+      '     \tline 2\\u009b1A\\x0d',
+      '',
+      'warning: runner said \\x1b[?1049h',
+      'and more',
+      '',
+      'error: it broke',
+      '\\x1b]8;;http://x\\x07link',
+      '',
+      'FAILED  2 passed, 1 failed, 1 errors, 0 skipped in 1.23s',
+      'log: /p/\\x1b]0;pwned\\x07/.run-tests/last-test.log',
+      'next: run-tests --failed-only \\x1b]0;pwned\\x07',
+      '',
+    ].join('\n'));
+  });
+
   it('shows unknown counts as ?, never 0', () => {
     expect(summaryLine({ run: null, passed: null, failures: null, errors: null, skips: null })).toBe('? passed, ? failed, ? errors, ? skipped');
   });
