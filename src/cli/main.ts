@@ -141,7 +141,7 @@ function program(): Command {
     .option('--failed-only', "rerun exactly the previous run's failures")
     .option('--timeout <seconds>', 'kill the run after this long', '300')
     .option('--kill-grace <seconds>', 'after SIGTERM, wait this long before SIGKILL', '5')
-    .option('--max-log <size>', 'cap .run-tests/last-test.log: keep the first and last half, e.g. 64M, 512K; 0 for no cap', '64M')
+    .option('--max-log <size>', "cap the run's log: keep the first and last half, e.g. 64M, 512K; 0 for no cap", '64M')
     .option('--json', 'print the JSON report on stdout, and nothing else there')
     .option('--cwd <dir>', 'run as if started in this directory')
     .option('--runner <id>', 'use this runner instead of detecting one (rails, rspec, minitest, jest, vitest, mocha, node-test, go, cargo, pytest)')
