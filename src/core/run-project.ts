@@ -110,6 +110,7 @@ async function execute(run: Execution, interrupts: Interrupts): Promise<ProjectR
   for (const report of invocation.reports) removeFile(report.path);
   // The runner starts first: loading the parsers and following its reports overlap the run.
   const running = runCommands(invocation, {
+    runId: artifacts.runId,
     logPath: artifacts.log,
     timeoutMs: request.timeoutMs,
     killGraceMs: request.killGraceMs,
