@@ -1,10 +1,10 @@
+import fs from 'node:fs';
 import type { Adapter, Invocation, PlanRequest } from '../adapters/types.js';
 import { readProjectFacts, type ProjectFacts } from '../detect/facts.js';
 import { detectRunner, type Detection } from '../detect/detect.js';
 import type { ProjectSelection } from '../detect/roots.js';
 import type { ProcessOutcome } from '../process/index.js';
 import { artifactPaths, ensureArtifactsDir, type ArtifactPaths } from '../store/artifacts.js';
-import fs from 'node:fs';
 import { removeFile } from '../store/atomic.js';
 import { readLastFailures, writeLastFailures, type LastFailures } from '../store/last-failures.js';
 import { buildReport, harnessErrorReport, nothingToRerun, type Context } from './build-report.js';

@@ -87,13 +87,21 @@ export function inProgress(run: StoredRun): boolean {
   return run.report === null && run.info !== null && ownerAlive(run.info);
 }
 
+/** Whether a run has no report and its owner still runs, without reading its report. */
+function ownedAndUnfinished(artifactsDir: string, id: string): boolean {
+  const dir = runDir(artifactsDir, id);
+  if (fs.existsSync(path.join(dir, RUN_REPORT))) return false;
+  const info = readJson(path.join(dir, RUN_INFO));
+  return isOwner(info) && ownerAlive(info);
+}
+
 /** Keeps the newest `keep` run directories, the current one among them, and never
  * removes a run in progress. Each goes by a rename first, so a half-removed directory
  * is never taken for a run. */
 export function pruneRuns(artifactsDir: string, keep: number, current: string): void {
   const older = runIds(artifactsDir).filter((id) => id !== current).slice(Math.max(0, keep - 1));
   for (const id of older) {
-    if (inProgress(readRun(artifactsDir, id))) continue;
+    if (ownedAndUnfinished(artifactsDir, id)) continue;
     const doomed = path.join(artifactsDir, RUNS_DIR, `.${id}.old-${process.pid}`);
     try {
       fs.renameSync(runDir(artifactsDir, id), doomed);
