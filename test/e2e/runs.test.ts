@@ -173,3 +173,18 @@ go('runs at once in one go project', () => {
     }
   });
 });
+
+const pytest = hasTools('python3', 'pytest-3') ? describe : describe.skip;
+
+pytest('runs at once in one pytest project', () => {
+  it('each report is exactly its own filter\'s: a full run beside a --name run, three pairs', async () => {
+    const dir = await copyFixture('pytest-mixed');
+    const env = { PATH: `/usr/bin:/bin:${process.env.PATH ?? ''}` }; // Debian's pytest, as pytest.test.ts runs it
+    for (let pair = 0; pair < 3; pair += 1) {
+      const [full, filtered] = await Promise.all([runText(['--cwd', dir], env), runText(['--cwd', dir, '--name', '/test_(upcase|reverse)$/'], env)]);
+      expect([full.exitCode, full.report.summary, failures(full.report).length]).toEqual([1, { run: 16, passed: 7, failures: 4, errors: 3, skips: 2 }, 7]);
+      expect([filtered.exitCode, filtered.report.status, filtered.report.summary]).toEqual([0, 'passed', { run: 2, passed: 2, failures: 0, errors: 0, skips: 0 }]);
+      await expectRecorded(dir, [full, filtered]);
+    }
+  });
+});
