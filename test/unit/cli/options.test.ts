@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import fs from 'fs-extra';
 import os from 'node:os';
 import path from 'node:path';
-import { parseCount, parseName, parseSeconds, resolveFiles } from '../../../src/cli/options.js';
+import { parseCount, parseKeepRuns, parseName, parseSeconds, resolveFiles } from '../../../src/cli/options.js';
 
 describe('parseName', () => {
   it('takes /…/ as a regex and anything else as plain text', () => {
@@ -31,6 +31,13 @@ describe('numbers', () => {
     }
     expect(parseCount('--min-tests', '3')).toBe(3);
     expect(() => parseCount('--min-tests', '1.5')).toThrow('--min-tests must be a whole number, got "1.5"');
+  });
+
+  it('keeps at least one run: --keep-runs counts the run itself', () => {
+    expect(parseKeepRuns('1')).toBe(1);
+    expect(parseKeepRuns('20')).toBe(20);
+    expect(() => parseKeepRuns('0')).toThrow('--keep-runs must be at least 1 (the run itself is kept), got "0"');
+    expect(() => parseKeepRuns('-2')).toThrow('--keep-runs must be a whole number, got "-2"');
   });
 });
 
