@@ -3,7 +3,7 @@ import { detectRunner } from '../detect/detect.js';
 import { findProjectRoot } from '../detect/roots.js';
 import { workspaceTests } from '../detect/workspaces.js';
 import { displayCommand } from '../core/quote.js';
-import { artifactPaths } from '../store/artifacts.js';
+import { artifactPaths, PLACEHOLDER_RUN_ID } from '../store/artifacts.js';
 
 /** What `run-tests detect --json` prints. */
 export interface DetectionReport {
@@ -47,7 +47,7 @@ function describeProject(root: string, runner: string | null, reportersDir: stri
   const facts = readProjectFacts(root);
   const detection = detectRunner(facts, runner);
   const { adapter } = detection;
-  const invocation = adapter.plan({ root, facts, files: [], name: null, rerun: null, artifacts: artifactPaths(root), env, reportersDir });
+  const invocation = adapter.plan({ root, facts, files: [], name: null, rerun: null, artifacts: artifactPaths(root, PLACEHOLDER_RUN_ID), env, reportersDir });
   const command = displayCommand(invocation);
   // As a run's report gives it: why the command differs from the project's own script.
   const reason = [detection.reason, ...(invocation.notes ?? [])].join('; ');

@@ -13,4 +13,6 @@ export const EXAMPLES = `Examples:
   run-tests --name /login/ --json        tests whose name matches, report as JSON
   run-tests --failed-only                rerun exactly the previous run's failures
   run-tests --timeout 60 --stream        give up after 60 s; show the runner's output
-  run-tests detect                       which runner, command and project, and why`;
+  run-tests detect                       which runner, command and project, and why
+  run-tests runs                         the stored runs, newest first
+  run-tests show --json                  the latest run's report again, as --json printed it`;

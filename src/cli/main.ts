@@ -4,7 +4,7 @@ import path from 'node:path';
 import { isatty } from 'node:tty';
 import { HarnessError, usageError } from '../core/errors.js';
 import { EXAMPLES, EXIT_CODE_TABLE } from './help.js';
-import { parseCount, parseName, parseSeconds, parseSize, resolveCwd, resolveExistingFile, resolveFiles } from './options.js';
+import { parseCount, parseKeepRuns, parseName, parseSeconds, parseSize, resolveCwd, resolveExistingFile, resolveFiles } from './options.js';
 import { resolveJunitPath } from './junit-path.js';
 import type { RunReport } from '../core/report.js';
 import type { TestResult } from '../core/types.js';
@@ -35,6 +35,7 @@ interface RunOptions {
   command?: string;
   report?: string;
   junit?: string;
+  keepRuns: string;
 }
 
 /** The only place that ends the process. */
@@ -65,6 +66,7 @@ async function run(files: string[], options: RunOptions): Promise<void> {
     runner: options.runner ?? null,
     minTests: parseCount('--min-tests', options.minTests),
     allowNoTests: options.allowNoTests === true,
+    keepRuns: parseKeepRuns(options.keepRuns),
     noCache: options.cache === false,
     tee: options.stream ? process.stderr : null,
     // isatty, not process.stderr.isTTY: a run that shows no live count never builds the stream.
@@ -120,6 +122,19 @@ async function loadRenderer(json: boolean): Promise<Renderer> {
   return (report) => renderHuman(report, chalk);
 }
 
+async function show(which: string | undefined, options: { json?: boolean; cwd?: string }): Promise<void> {
+  const { storedReport } = await import('./runs-command.js');
+  const { text, report } = storedReport(resolveCwd(options.cwd), which ?? 'last');
+  // The stored file is the bytes --json printed; the human view is rendered again from it.
+  exit(0, options.json ? text : (await loadRenderer(false))(report));
+}
+
+async function runs(options: { json?: boolean; cwd?: string; limit?: string }): Promise<void> {
+  const { runListings, renderListings } = await import('./runs-command.js');
+  const listed = runListings(resolveCwd(options.cwd), options.limit === undefined ? null : parseCount('--limit', options.limit));
+  exit(0, options.json ? `${JSON.stringify({ runs: listed }, null, 2)}\n` : renderListings(listed));
+}
+
 async function detect(options: { json?: boolean; cwd?: string; runner?: string }): Promise<void> {
   const [{ describeDetection }, { inertJson }] = await Promise.all([import('./detect-command.js'), import('../render/json.js')]);
   const { report, lines } = describeDetection(resolveCwd(options.cwd), options.runner ?? null, reportersDir, process.env);
@@ -142,7 +157,7 @@ function program(): Command {
     .option('--failed-only', "rerun exactly the previous run's failures")
     .option('--timeout <seconds>', 'kill the run after this long', '300')
     .option('--kill-grace <seconds>', 'after SIGTERM, wait this long before SIGKILL', '5')
-    .option('--max-log <size>', 'cap .run-tests/last-test.log: keep the first and last half, e.g. 64M, 512K; 0 for no cap', '64M')
+    .option('--max-log <size>', "cap the run's log: keep the first and last half, e.g. 64M, 512K; 0 for no cap", '64M')
     .option('--json', 'print the JSON report on stdout, and nothing else there')
     .option('--cwd <dir>', 'run as if started in this directory')
     .option('--runner <id>', 'use this runner instead of detecting one (rails, rspec, minitest, jest, vitest, mocha, node-test, go, cargo, pytest)')
@@ -153,6 +168,7 @@ function program(): Command {
     .option('--command <cmd>', 'run this test command instead of a detected runner (split into argv, never a shell); needs --report')
     .option('--report <format:path>', "where --command's report is: junit:<file>, tap:<file> or tap:- (TAP on stdout)")
     .option('--junit <path>', 'also write the results as JUnit XML')
+    .option('--keep-runs <n>', 'keep the newest n run directories in .run-tests/runs, this one included', '20')
     .addHelpText('after', `\n${EXAMPLES}\n\n${EXIT_CODE_TABLE}\n`)
     .showSuggestionAfterError()
     .action(run);
@@ -164,6 +180,18 @@ function program(): Command {
     .option('--cwd <dir>', 'make file paths relative to this directory')
     .option('--junit <path>', 'also write the results as JUnit XML')
     .action(parse);
+  cli.command('show')
+    .description("print a stored run's report as it was first printed (the latest completed run by default)")
+    .argument('[id]', 'a run id from `run-tests runs`, or last')
+    .addOption(new Option('--json', 'print the JSON report, byte for byte as --json printed it'))
+    .option('--cwd <dir>', 'the project to look in')
+    .action(show);
+  cli.command('runs')
+    .description('list the stored runs, newest first')
+    .addOption(new Option('--json', 'print JSON: {"runs": [...]}'))
+    .option('--limit <n>', 'at most n runs')
+    .option('--cwd <dir>', 'the project to look in')
+    .action(runs);
   cli.command('detect')
     .description('print which runner would run, the command, the project root and why; runs nothing')
     .addOption(new Option('--json', 'print JSON'))

@@ -54,6 +54,13 @@ export function parseCount(option: string, value: string, { min = 0, max = Numbe
   return count;
 }
 
+/** `--keep-runs`: at least 1, since the run that prunes is always kept. */
+export function parseKeepRuns(value: string): number {
+  const keep = parseCount('--keep-runs', value);
+  if (keep < 1) throw usageError(`--keep-runs must be at least 1 (the run itself is kept), got ${JSON.stringify(value)}`);
+  return keep;
+}
+
 const SIZE_UNITS: Record<string, number> = { '': 1, K: 1024, M: 1024 ** 2, G: 1024 ** 3 };
 
 /** `--max-log`: bytes, or K/M/G (binary units); `0` means no cap. */

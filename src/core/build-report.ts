@@ -17,6 +17,8 @@ export interface Context {
   readonly root: string;
   readonly artifacts: ArtifactPaths;
   readonly detection: Detection | null;
+  /** ISO 8601: when this project's run began. */
+  readonly startedAt: string;
 }
 
 export interface Parts {
@@ -39,6 +41,7 @@ export function buildReport(run: Context & { invocation?: Invocation }, parts: P
   return {
     schema_version: SCHEMA_VERSION,
     source: 'run',
+    run_id: run.artifacts.runId,
     status: parts.status,
     exit_code: exitCodeOf(parts.status, request.allowNoTests),
     framework: run.detection?.adapter.id ?? null,
@@ -49,6 +52,8 @@ export function buildReport(run: Context & { invocation?: Invocation }, parts: P
     signal: parts.outcome?.signal ?? null,
     timed_out: parts.outcome?.timedOut ?? false,
     duration_ms: Math.round(parts.outcome?.durationMs ?? 0),
+    started_at: run.startedAt,
+    finished_at: new Date().toISOString(),
     summary: parts.summary,
     failed_tests: parts.failed,
     rerun: parts.rerun,
@@ -111,6 +116,7 @@ export function importedReport(parts: ImportedParts): RunReport {
   return {
     schema_version: SCHEMA_VERSION,
     source: 'imported',
+    run_id: null,
     status: parts.status,
     exit_code: exitCodeOf(parts.status, false),
     framework: parts.format,
@@ -121,6 +127,8 @@ export function importedReport(parts: ImportedParts): RunReport {
     signal: null,
     timed_out: false,
     duration_ms: 0,
+    started_at: null,
+    finished_at: null,
     summary: summarize(parts.tests),
     failed_tests: (parts.tests ?? []).filter(isFailure).map(toRecord),
     rerun: null,

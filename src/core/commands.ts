@@ -4,6 +4,8 @@ import type { Interrupts } from './request.js';
 import { holdBackOptimizingCompiler } from './tiering.js';
 
 export interface CommandsOptions {
+  /** The run these commands belong to (`.run-tests/runs/<runId>/`), known before any starts. */
+  readonly runId?: string;
   readonly logPath: string;
   readonly timeoutMs: number;
   readonly killGraceMs: number;

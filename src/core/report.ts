@@ -8,6 +8,8 @@ export interface RunReport {
   /** `run`: run-tests executed the runner. `imported`: read from a report another tool
    * wrote (`run-tests parse`): reported evidence, not a run run-tests saw. */
   readonly source: 'run' | 'imported';
+  /** The run's id (`.run-tests/runs/<id>/`); null for an imported report. */
+  readonly run_id: string | null;
   readonly status: RunStatus;
   readonly exit_code: number;
   readonly framework: string | null;
@@ -20,6 +22,9 @@ export interface RunReport {
   readonly signal: string | null;
   readonly timed_out: boolean;
   readonly duration_ms: number;
+  /** ISO 8601; null for an imported report. */
+  readonly started_at: string | null;
+  readonly finished_at: string | null;
   readonly summary: Summary;
   readonly failed_tests: readonly FailedTestRecord[];
   /** On a --failed-only run: how many tests were selected, and those that did not run. */

@@ -33,6 +33,10 @@ export interface RunRequest {
   readonly reportersDir: string;
   /** --command/--report instead of a detected runner; it runs in cwd. */
   readonly custom: CustomCommand | null;
+  /** The run's id (store/runs.ts newRunId); made by runTests when not given. */
+  readonly runId?: string;
+  /** How many run directories each project keeps, this run's included (--keep-runs; default 20). */
+  readonly keepRuns?: number;
   /** Called as each runner starts: work that can overlap the run (loading the renderer). */
   readonly onRunnerStarted?: () => void;
 }

@@ -1,12 +1,13 @@
+import fs from 'node:fs';
 import type { Adapter, Invocation, PlanRequest } from '../adapters/types.js';
 import { readProjectFacts, type ProjectFacts } from '../detect/facts.js';
 import { detectRunner, type Detection } from '../detect/detect.js';
 import type { ProjectSelection } from '../detect/roots.js';
 import type { ProcessOutcome } from '../process/index.js';
 import { artifactPaths, checkArtifactsDir, clearArtifacts, ensureArtifactsDir, foreignLinks, type ArtifactPaths } from '../store/artifacts.js';
-import { writeJsonAtomic } from '../store/atomic.js';
 import { readLastFailures, readLastFailuresOrSetAside, writeLastFailures, type LastFailures } from '../store/last-failures.js';
 import { buildReport, harnessErrorReport, nothingToRerun, type Context } from './build-report.js';
+import { beginRecord, completeRecord, DEFAULT_KEEP_RUNS, lockedOutWarning } from './run-record.js';
 import { runCommands } from './commands.js';
 import { HarnessError } from './errors.js';
 import { isFailure, nextFailures, notRun, placeFailures, toRecord } from './failures.js';
@@ -29,11 +30,12 @@ export interface ProjectRun {
 
 /** Runs one project's suite and returns its report. Harness failures that concern the
  * project (no runner, missing runner, unusable failures file) become `error` reports;
- * only usage errors are thrown. */
-export async function runProject(request: RunRequest, selection: ProjectSelection, interrupts: Interrupts): Promise<ProjectRun> {
-  const artifacts = artifactPaths(selection.root);
+ * only usage errors are thrown. A run that started its runner is recorded in
+ * `.run-tests/runs/<runId>/`. */
+export async function runProject(request: RunRequest, selection: ProjectSelection, interrupts: Interrupts, runId: string): Promise<ProjectRun> {
+  const artifacts = artifactPaths(selection.root, runId);
   let detection: Detection | null = null;
-  const base = { request, root: selection.root, artifacts };
+  const base = { request, root: selection.root, artifacts, startedAt: new Date().toISOString() };
   try {
     // Before anything is read from it: a link or a file there is refused.
     checkArtifactsDir(artifacts.dir);
@@ -62,12 +64,14 @@ export async function runProject(request: RunRequest, selection: ProjectSelectio
       invocation: planned.invocation,
       files: selection.files,
       selected: chosen?.selected ?? null,
-      previous: last === null ? null : last.failed_tests,
       notes: [...(warning === null ? [] : [warning]), ...(chosen?.warnings ?? []), ...planned.warnings],
     }, interrupts);
   } catch (error) {
     if (!(error instanceof HarnessError) || error.code === 'USAGE') throw error;
-    return { report: harnessErrorReport({ ...base, detection }, error), tests: [] };
+    const failed = () => harnessErrorReport({ ...base, detection }, error);
+    // Only this run creates its directory: one that exists began, and keeps its report.
+    const begun = fs.existsSync(artifacts.runDir);
+    return { report: begun ? await completeRecord(artifacts, keepRuns(request), failed) : failed(), tests: [] };
   }
 }
 
@@ -78,8 +82,6 @@ interface Execution extends Context {
   readonly files: readonly string[];
   /** With --failed-only: the recorded failures asked for, checked against what ran. */
   readonly selected: readonly FailedTestRecord[] | null;
-  /** The recorded failures of this runner; null when there is no such file. */
-  readonly previous: readonly FailedTestRecord[] | null;
   /** Warnings from planning the run. */
   readonly notes: readonly string[];
 }
@@ -108,11 +110,13 @@ async function execute(run: Execution, interrupts: Interrupts): Promise<ProjectR
     throw new HarnessError('RUNNER_MISSING', `${missingTool} not found on PATH (run from ${invocation.cwd}); ${run.detection.adapter.installHint}`, { command: missingTool });
   }
   ensureArtifactsDir(artifacts);
-  // A stale report from an earlier run must never be read as this run's; and a link where
-  // the log or a report goes is removed, so that nothing writes through it.
+  beginRecord(artifacts, invocation, run.detection.adapter.id, run.startedAt, run.root);
+  // A report outside the run directory (a --command's) may be left from an earlier run;
+  // and a link where the log or a report goes is removed, so that nothing writes through it.
   const said = [...clearArtifacts([...new Set([artifacts.log, ...invocation.reports.map((report) => report.path)])]), ...foreignLinks([artifacts.lastReport])];
   // The runner starts first: loading the parsers and following its reports overlap the run.
   const running = runCommands(invocation, {
+    runId: artifacts.runId,
     logPath: artifacts.log,
     timeoutMs: request.timeoutMs,
     killGraceMs: request.killGraceMs,
@@ -183,27 +187,29 @@ async function finish(run: Execution, outcome: ProcessOutcome, follower: ReportF
   let status: RunStatus = failedEarly ? 'error' : verdict.status;
   // A rerun that lost some of its selection proves nothing about those tests.
   if (status === 'passed' && missing.length > 0) status = 'error';
-  const wroteResults = afterRun(warnings, artifacts.lastFailures, () => recordFailures(run, tests, status, report?.complete === true)) ?? false;
-  const result = buildReport(asRan(run, report?.ran), {
-    status,
-    outcome,
-    summary: summarize(report && !failedEarly ? tests : null),
-    failed: tests.filter(isFailure).map(toRecord),
-    warnings,
-    error: failedEarly ?? (report === null ? read.error : null),
-    rerun: run.selected ? { selected: run.selected.length, not_run: missing.map((t) => t.test_name) } : null,
-    failuresFile: wroteResults ? artifacts.lastFailures : null,
-    packages: report?.packages,
-    notes: report?.notes,
+  const result = await completeRecord(artifacts, keepRuns(request), (shared) => {
+    const wroteResults = shared && (afterRun(warnings, artifacts.lastFailures, () => recordFailures(run, tests, status, report?.complete === true)) ?? false);
+    return buildReport(asRan(run, report?.ran), {
+      status,
+      outcome,
+      summary: summarize(report && !failedEarly ? tests : null),
+      failed: tests.filter(isFailure).map(toRecord),
+      warnings: shared ? warnings : [...warnings, lockedOutWarning(artifacts)],
+      error: failedEarly ?? (report === null ? read.error : null),
+      rerun: run.selected ? { selected: run.selected.length, not_run: missing.map((t) => t.test_name) } : null,
+      failuresFile: wroteResults ? artifacts.lastFailures : null,
+      packages: report?.packages,
+      notes: report?.notes,
+    });
   });
-  const kept: string[] = [];
-  afterRun(kept, artifacts.lastReport, () => writeJsonAtomic(artifacts.lastReport, result));
-  return { report: kept.length === 0 ? result : { ...result, warnings: [...result.warnings, ...kept] }, tests };
+  return { report: result, tests };
 }
+
+const keepRuns = (request: RunRequest): number => request.keepRuns ?? DEFAULT_KEEP_RUNS;
 
 /** A file that cannot be written once the runner is done (a full disk, a directory made
  * read-only during the run) is a warning: it must not hide what the run found. */
-function afterRun<T>(warnings: string[], file: string, write: () => T): T | undefined {
+export function afterRun<T>(warnings: string[], file: string, write: () => T): T | undefined {
   try {
     return write();
   } catch (error) {
@@ -221,18 +227,23 @@ function locator(adapter: Adapter, root: string): ((failure: FailedTest) => Retu
   return lookup ? (failure) => lookup(failure, (facts ??= readProjectFacts(root))) : null;
 }
 
-/** Updates last-failures.json; true when this run's results went into it. A run without
+/** Updates last-failures.json (called under the project's lock); true when this run's
+ * results went into it. They are merged into the file as it is now, not as it was when
+ * the run began, so runs of different subsets at once each add theirs. A run without
  * results leaves the recorded failures as they were and records only how it ended, so a
  * later --failed-only does not take an empty list for a pass. A --command's tests cannot
  * be rerun by run-tests: they never touch the file the project's own runner wrote. */
 function recordFailures(run: Execution, tests: readonly TestResult[], status: RunStatus, complete: boolean): boolean {
   if (run.request.custom !== null) return false;
-  if (tests.length === 0 && run.previous === null) return false;
+  // Set aside here too: another run may have left it corrupt since this one began.
+  const latest = readLastFailuresOrSetAside(run.artifacts.lastFailures).last;
+  const previous = latest !== null && latest.framework === run.detection.adapter.id ? latest.failed_tests : null;
+  if (tests.length === 0 && previous === null) return false;
   const wholeTruth = complete && run.selected === null && run.files.length === 0 && run.request.name === null;
   writeLastFailures(run.artifacts.lastFailures, {
     framework: run.detection.adapter.id,
     project_root: run.root,
-    failed_tests: tests.length > 0 ? nextFailures(run.previous ?? [], tests, wholeTruth, rerunRules(run.detection.adapter)) : run.previous ?? [],
+    failed_tests: tests.length > 0 ? nextFailures(previous ?? [], tests, wholeTruth, rerunRules(run.detection.adapter)) : previous ?? [],
     last_run: { status },
   });
   return tests.length > 0;

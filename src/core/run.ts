@@ -3,18 +3,21 @@ import { selectProjects } from '../detect/roots.js';
 import { SCHEMA_VERSION, type RunReport } from './report.js';
 import type { Interrupts, RunRequest } from './request.js';
 import { runProject, type ProjectRun } from './run-project.js';
+import { newRunId } from '../store/runs.js';
 import type { RunStatus, Summary } from './types.js';
 import { exitCodeOf } from './verdict.js';
 
 /** Runs every project the request touches, one after another, and merges their reports
- * (and their results, with files made relative to the invocation directory). */
+ * (and their results, with files made relative to the invocation directory). The run has
+ * one id: each project records it in its own `.run-tests/runs/<id>/`. */
 export async function runTests(request: RunRequest, interrupts: Interrupts): Promise<ProjectRun> {
+  const runId = request.runId ?? newRunId();
   const runs: ProjectRun[] = [];
   // A custom command runs where it was given; detection does not choose its project.
   const selections = request.custom ? [{ root: request.cwd, files: request.files.map((f) => path.relative(request.cwd, f).split(path.sep).join('/')) }] : selectProjects(request.cwd, request.files);
   for (const selection of selections) {
     if (interrupts.signal) break;
-    runs.push(await runProject(request, selection, interrupts));
+    runs.push(await runProject(request, selection, interrupts, runId));
   }
   const [only] = runs;
   // Workspaces run for their root are merged even when there is one: the root was asked for.
@@ -32,7 +35,7 @@ const relativeTo = (cwd: string, root: string, file: string | null): string | nu
   file === null ? null : path.relative(cwd, path.join(root, file)).split(path.sep).join('/');
 
 /** Worst first: the merged status is the worst of its projects. */
-const SEVERITY: readonly RunStatus[] = ['interrupted', 'timed_out', 'error', 'failed', 'no_tests', 'passed', 'nothing_to_rerun'];
+const SEVERITY: readonly RunStatus[] = ['interrupted', 'timed_out', 'abandoned', 'error', 'failed', 'no_tests', 'passed', 'nothing_to_rerun'];
 
 export function mergeReports(request: RunRequest, reports: readonly RunReport[], reason = 'files in several projects: each ran in its own project root'): RunReport {
   const status = SEVERITY.find((s) => reports.some((r) => r.status === s)) ?? 'interrupted';
@@ -41,6 +44,7 @@ export function mergeReports(request: RunRequest, reports: readonly RunReport[],
   return {
     schema_version: SCHEMA_VERSION,
     source: 'run',
+    run_id: reports[0]?.run_id ?? null,
     status,
     exit_code: exitCodeOf(status, request.allowNoTests),
     framework: unique(reports.map((r) => r.framework)),
@@ -51,6 +55,8 @@ export function mergeReports(request: RunRequest, reports: readonly RunReport[],
     signal: null,
     timed_out: reports.some((r) => r.timed_out),
     duration_ms: reports.reduce((sum, r) => sum + r.duration_ms, 0),
+    started_at: reports[0]?.started_at ?? null,
+    finished_at: reports.at(-1)?.finished_at ?? null,
     summary: sumSummaries(reports.map((r) => r.summary)),
     failed_tests: reports.flatMap((r) => r.failed_tests.map((t) => ({ ...t, file: prefix(r, t.file) }))),
     rerun: sumReruns(reports),

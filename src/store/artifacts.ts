@@ -2,28 +2,47 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { HarnessError } from '../core/errors.js';
 import { removeFile } from './atomic.js';
+import { RUN_LOG, RUN_REPORT, runDir } from './runs.js';
 
 export const ARTIFACTS_DIR = '.run-tests';
 
-/** Where one project's run-tests files live. */
+/** Where one run's files live (`.run-tests/runs/<id>/`), and the project's files that
+ * every run shares. Nothing a run reads was written by another run. */
 export interface ArtifactPaths {
   readonly dir: string;
+  readonly runId: string;
+  readonly runDir: string;
+  /** This run's log. */
   readonly log: string;
-  readonly lastFailures: string;
-  /** The last JSON report, for tools that read it after the fact. */
+  /** This run's final report. */
+  readonly report: string;
+  /** A copy of the latest completed run's log and report, for tools that read them after the fact. */
+  readonly lastLog: string;
   readonly lastReport: string;
-  /** A file name inside the artifacts dir, for runner reports. */
+  readonly lastFailures: string;
+  /** Held while a run updates the shared files above. */
+  readonly lock: string;
+  /** A file name inside this run's directory, for runner reports. */
   file(name: string): string;
 }
 
-export function artifactPaths(projectRoot: string): ArtifactPaths {
+/** What `run-tests detect` shows in place of a run id: it plans a run, it starts none. */
+export const PLACEHOLDER_RUN_ID = '<id>';
+
+export function artifactPaths(projectRoot: string, runId: string): ArtifactPaths {
   const dir = path.join(projectRoot, ARTIFACTS_DIR);
+  const run = runDir(dir, runId);
   return {
     dir,
-    log: path.join(dir, 'last-test.log'),
-    lastFailures: path.join(dir, 'last-failures.json'),
+    runId,
+    runDir: run,
+    log: path.join(run, RUN_LOG),
+    report: path.join(run, RUN_REPORT),
+    lastLog: path.join(dir, 'last-test.log'),
     lastReport: path.join(dir, 'last-report.json'),
-    file: (name) => path.join(dir, name),
+    lastFailures: path.join(dir, 'last-failures.json'),
+    lock: path.join(dir, 'lock'),
+    file: (name) => path.join(run, name),
   };
 }
 

@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'fs-extra';
 import os from 'node:os';
 import path from 'node:path';
-import { copyFixture, failures, hasTools, junitTests, processGone, runCli, runJson, waitFor } from './helpers.js';
+import { copyFixture, failures, hasTools, junitTests, processGone, runCli, runJson, runFile, waitFor } from './helpers.js';
 
 /** The toolchains every go test runs under: Debian's golang-go (1.19, `go` on PATH) and
  * golang-1.23-go. Go 1.20 changed how test2json reads a test binary's output, and 1.21
@@ -92,7 +92,8 @@ describe.each(TOOLCHAINS)('go test -json, $version', ({ version, path: PATH, pre
     expect(log).toContain('--- FAIL: TestTable/wrong_[neg]');
     // The log is go's own output (its JSON events), and the report run-tests reads: kept once.
     expect(log).toContain('"Action":"fail","Package":"example.com/gomixed","Test":"TestTable/wrong_[neg]"');
-    expect((await fs.readdir(path.join(dir, '.run-tests'))).sort()).toEqual(['.gitignore', 'last-failures.json', 'last-report.json', 'last-test.log']);
+    expect((await fs.readdir(path.join(dir, '.run-tests'))).sort()).toEqual(['.gitignore', 'last-failures.json', 'last-report.json', 'last-test.log', 'runs']);
+    expect((await fs.readdir(path.dirname(runFile(dir, 'test.log')))).sort()).toEqual(['report.json', 'run.json', 'test.log']);
 
     // --max-log does not cut the log that is go's report.
     const rerun = await run(['--cwd', dir, '--failed-only', '--max-log', '1K']);

@@ -89,3 +89,12 @@ export const hasTools = (...tools: string[]): boolean => {
 };
 
 export { processGone, waitFor } from '../support/wait.js';
+
+/** `.run-tests/runs/<id>/<name>` of the project in `dir`: the run given, or else the newest. */
+export function runFile(dir: string, name: string, runId?: string | null): string {
+  const runs = path.join(dir, '.run-tests/runs');
+  const id = runId ?? fs.readdirSync(runs).filter((n) => !n.startsWith('.')).sort().at(-1) ?? '(no run)';
+  return path.join(runs, id, name);
+}
+
+export const RUN_ID = /^\d{8}-\d{6}\.\d{3}-[0-9a-f]{8}$/;

@@ -4,7 +4,7 @@ import fs from 'fs-extra';
 import os from 'node:os';
 import path from 'node:path';
 import type { RunReport } from '../../src/core/report.js';
-import { copyFixture, failures, hasTools, REPO, runCli, runJson } from './helpers.js';
+import { copyFixture, failures, hasTools, REPO, runCli, runFile, runJson } from './helpers.js';
 
 const OUTPUTS = path.join(REPO, 'test/fixtures/outputs');
 const PROJECTS = path.join(REPO, 'test/fixtures/projects');
@@ -142,7 +142,7 @@ node('--command and --report', () => {
     expect(report.command).toBe('node --test --test-reporter=junit --test-reporter-destination=out.xml');
     expect(report.summary).toEqual({ run: 11, passed: 6, failures: 3, errors: 0, skips: 2 });
     expect(report.failed_tests.map((t) => t.test_name)).toEqual(['math > adds wrongly', 'math > explodes', 'with subtests > second fails']);
-    expect(report.artifact).toBe(path.join(dir, '.run-tests/last-test.log'));
+    expect(report.artifact).toBe(runFile(dir, 'test.log', report.run_id));
     // Not rerunnable by run-tests, so the project's own failures file is left alone.
     expect([report.failures_file, report.next]).toEqual([null, null]);
     expect(await fs.pathExists(path.join(dir, '.run-tests/last-failures.json'))).toBe(false);
@@ -166,7 +166,7 @@ node('--command and --report', () => {
       ['math > explodes', 'test/math.test.js', 15, 'error'],
       ['with subtests > second fails', 'test/math.test.js', 36, 'failed'],
     ]);
-    expect(await fs.readFile(path.join(dir, '.run-tests/custom-report.tap'), 'utf8')).toMatch(/^TAP version 13$/m);
+    expect(await fs.readFile(runFile(dir, 'custom-report.tap'), 'utf8')).toMatch(/^TAP version 13$/m);
   });
 
   it('rejects shell syntax, --name and a missing --report with exit 2, before anything runs', async () => {

@@ -52,7 +52,7 @@ describe('jest through its programmatic API', () => {
     });
     expect(byName['math › parses config']?.message).toBe("SyntaxError: Expected property name or '}' in JSON at position 1");
     expect(byName['load error: test/broken.test.js']).toMatchObject({ id: 'test/broken.test.js', message: 'Error: broken at load: object' });
-    expect(report.command).toBe(`node ${REPO}reporters/jest/launch.cjs --package node_modules/jest --report .run-tests/jest-events.jsonl --`);
+    expect(report.command).toBe(`node ${REPO}reporters/jest/launch.cjs --package node_modules/jest --report .run-tests/runs/${report.run_id}/jest-events.jsonl --`);
   });
 
   it('shows a command that, typed in the project root, runs what ran', async () => {
@@ -96,7 +96,7 @@ describe('jest through its programmatic API', () => {
     ]);
     const [exact, whole] = (report.command ?? '').split(' ; ');
     expect(exact).toMatch(/ --path test\/(math|second)\.test\.js --path test\/(math|second)\.test\.js --name '\^\(\?:.*\)\$' --$/);
-    expect(whole).toBe(`node ${REPO}reporters/jest/launch.cjs --package node_modules/jest --report .run-tests/jest-events.jsonl --path test/broken.test.js --`);
+    expect(whole).toBe(`node ${REPO}reporters/jest/launch.cjs --package node_modules/jest --report .run-tests/runs/${report.run_id}/jest-events.jsonl --path test/broken.test.js --`);
   });
 
   it('settles a load error once its file loads, running that file whole', async () => {

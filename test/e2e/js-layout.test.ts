@@ -123,8 +123,8 @@ describe('run-tests detect at an npm workspaces root whose npm test runs its wor
     expect([exitCode, report.framework, report.argv, report.project_root]).toEqual([0, 'mocha+node-test', [], dir]);
     expect(report.reason).toMatch(/^scripts\.test runs the tests of its workspaces \("npm test --workspaces --if-present"\)/);
     expect(report.projects?.map((p) => [path.relative(dir, p.project_root), p.framework, p.argv.at(-1)])).toEqual([
-      ['packages/x', 'mocha', `${dir}/packages/x/.run-tests/mocha-events.jsonl`],
-      ['packages/y', 'node-test', `--test-reporter-destination=${dir}/packages/y/.run-tests/node-test-events.jsonl`],
+      ['packages/x', 'mocha', `${dir}/packages/x/.run-tests/runs/<id>/mocha-events.jsonl`],
+      ['packages/y', 'node-test', `--test-reporter-destination=${dir}/packages/y/.run-tests/runs/<id>/node-test-events.jsonl`],
     ]);
     expect(report.projects?.[0]?.argv).toContain('tests/**/*.test.{js,cjs}');
     expect(report.projects?.[0]?.reason).toMatch(/^scripts\.test runs mocha; .* the rest is not run$/);

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from '@jest/globals';
 import fs from 'fs-extra';
 import os from 'node:os';
 import path from 'node:path';
-import { REPO, runCli, runJson } from './helpers.js';
+import { REPO, runCli, runFile, runJson } from './helpers.js';
 
 const SCRIPT = path.join(REPO, 'test/fixtures/scripts/tap-and-flood.js');
 const TAP_BYTES = 'TAP version 13\n1..2\nok 1 - before the flood\nok 2 - after the flood\n'.length;
@@ -29,7 +29,7 @@ describe('--max-log', () => {
     expect([32 * 1024, 32 * 1024 + 1]).toContain(at);
     expect(log.length).toBe(64 * 1024 + (at - 32 * 1024) + marker.length);
     // The report copy is never capped.
-    expect((await fs.stat(path.join(dir, '.run-tests/custom-report.tap'))).size).toBe(TAP_BYTES + 2048 * 1024);
+    expect((await fs.stat(runFile(dir, 'custom-report.tap'))).size).toBe(TAP_BYTES + 2048 * 1024);
   });
 
   it('does not cap with --max-log 0', async () => {

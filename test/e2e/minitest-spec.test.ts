@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import fs from 'fs-extra';
 import path from 'node:path';
-import { copyFixture, failures, hasTools, runJson } from './helpers.js';
+import { copyFixture, failures, hasTools, runFile, runJson } from './helpers.js';
 
 const suite = hasTools('ruby', 'bundle', 'rake') ? describe : describe.skip;
 
@@ -10,7 +10,7 @@ const REASON = 'Gemfile found, without bin/rails or rspec in Gemfile.lock: minit
 
 /** The definition lines of the test lines in the run's report, in the order minitest ran them. */
 async function ranLines(dir: string): Promise<number[]> {
-  return (await fs.readFile(path.join(dir, '.run-tests/minitest.jsonl'), 'utf8')).trim().split('\n')
+  return (await fs.readFile(runFile(dir, 'minitest.jsonl'), 'utf8')).trim().split('\n')
     .map((line) => JSON.parse(line) as { type: string; line: number })
     .filter((line) => line.type === 'test').map((line) => line.line);
 }
@@ -105,7 +105,7 @@ suite('a test name that is not valid UTF-8', () => {
     expect(failures(report).filter(([name]) => name.startsWith('BinaryNameTest'))).toEqual([
       ['BinaryNameTest#test_fails_\uFFFD', 'test/binary_name_test.rb', 5, 'failed'],
     ]);
-    const passed = (await fs.readFile(path.join(dir, '.run-tests/minitest.jsonl'), 'utf8')).split('\n')
+    const passed = (await fs.readFile(runFile(dir, 'minitest.jsonl'), 'utf8')).split('\n')
       .filter((line) => line.includes('BinaryNameTest') && line.includes('"passed"')).map((line) => (JSON.parse(line) as { name: string }).name);
     expect(passed).toEqual(['test_caf\uFFFD']);
     const rerun = await runJson(['--cwd', dir, '--failed-only', 'test/binary_name_test.rb']);

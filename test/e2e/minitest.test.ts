@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import fs from 'fs-extra';
 import path from 'node:path';
-import { copyFixture, failures, hasTools, processGone, runCli, runJson, waitFor } from './helpers.js';
+import { copyFixture, failures, hasTools, processGone, runCli, runFile, runJson, waitFor } from './helpers.js';
 
 const suite = hasTools('ruby', 'bundle', 'rake') ? describe : describe.skip;
 
@@ -13,7 +13,7 @@ suite('minitest through bundle exec rake test', () => {
     expect(report).toMatchObject({
       status: 'failed', exit_code: 1, framework: 'minitest', command: 'bundle exec rake test', project_root: dir,
       exit_status: 1, signal: null, timed_out: false, warnings: [], error: null, next: 'run-tests --failed-only',
-      artifact: path.join(dir, '.run-tests/last-test.log'), failures_file: path.join(dir, '.run-tests/last-failures.json'),
+      artifact: runFile(dir, 'test.log', report.run_id), failures_file: path.join(dir, '.run-tests/last-failures.json'),
     });
     expect(report.summary).toEqual({ run: 8, passed: 5, failures: 1, errors: 1, skips: 1 });
     // The error's line is the test-file frame (13), not lib/widget.rb where it was raised.
@@ -62,7 +62,7 @@ suite('minitest through bundle exec rake test', () => {
     ].join('\n'));
     const { report } = await runJson(['--cwd', dir]);
     expect(report.summary).toEqual({ run: 9, passed: 6, failures: 1, errors: 1, skips: 1 });
-    const lines = (await fs.readFile(path.join(dir, '.run-tests/minitest.jsonl'), 'utf8')).trim().split('\n')
+    const lines = (await fs.readFile(runFile(dir, 'minitest.jsonl'), 'utf8')).trim().split('\n')
       .map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line['type'] === 'test');
     const passed = lines.filter((line) => line['status'] === 'passed');
     expect(passed.map((line) => [`${line['class']}#${line['name']}`, line['file'], line['line']]).sort()).toEqual([
@@ -117,7 +117,7 @@ suite('minitest through bundle exec rake test', () => {
     const { exitCode, report } = await runJson(['--cwd', dir, 'test/text_test.rb']);
     expect([exitCode, report.status, report.exit_status, report.summary.passed]).toEqual([3, 'error', 7, 2]);
     expect(report.warnings).toHaveLength(1);
-    expect(report.warnings[0]).toMatch(/^the report shows no failures but the runner exited 7; last lines of .*last-test\.log:\n/);
+    expect(report.warnings[0]).toMatch(/^the report shows no failures but the runner exited 7; last lines of .*\/\.run-tests\/runs\/[^/]+\/test\.log:\n/);
     expect(report.warnings[0]).toContain('teardown went wrong');
   });
 
@@ -179,7 +179,7 @@ suite('human output', () => {
     expect(plain.stdout).toContain(`run-tests · minitest · ${dir}\n$ bundle exec rake test\n`);
     expect(plain.stdout).toContain('test/widget_test.rb:9 failed\n     WidgetTest#test_size_is_wrong\n');
     expect(plain.stdout).toMatch(/\nFAILED {2}5 passed, 1 failed, 1 errors, 1 skipped in \d+\.\d\ds\n/);
-    expect(plain.stdout).toContain(`log: ${dir}/.run-tests/last-test.log\nnext: run-tests --failed-only\n`);
+    expect(/\nlog: (.*)\nnext: run-tests --failed-only\n/.exec(plain.stdout)?.[1]).toBe(runFile(dir, 'test.log'));
     const coloured = await runCli(['--cwd', dir], { env: { FORCE_COLOR: '1', NO_COLOR: '1' } });
     expect(coloured.stdout).toContain('\u001b[');
     const noColor = await runCli(['--cwd', dir], { env: { FORCE_COLOR: undefined, NO_COLOR: '1' } });

@@ -41,7 +41,7 @@ suite('rails through bin/rails test', () => {
     const { exitCode, report } = await runJson(['--cwd', dir]);
     expect([exitCode, report.status, report.exit_status, report.error?.code]).toEqual([3, 'error', 0, 'REPORT_MISSING']);
     expect(report.summary).toEqual({ run: null, passed: null, failures: null, errors: null, skips: null });
-    expect(report.warnings).toEqual([`the runner wrote no usable report (exit 0); see ${path.join(dir, '.run-tests/last-test.log')}`]);
+    expect(report.warnings).toEqual([`the runner wrote no usable report (exit 0); see ${report.artifact}`]);
     expect(await fs.readFile(path.join(dir, '.run-tests/last-test.log'), 'utf8')).toContain('All good!');
     // The recorded failures stay; only how this run ended is added, so an empty list is
     // not taken for "nothing to rerun".

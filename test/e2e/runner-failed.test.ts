@@ -48,7 +48,7 @@ suite('when $label', (c) => {
     const line = c.line.exec(log)?.[0];
     expect(line).toBeDefined();
     expect([exitCode, report.status, report.exit_code, report.exit_status, report.error?.code]).toEqual([3, 'error', 3, c.exitStatus, 'RUNNER_FAILED']);
-    expect(report.error?.message).toMatch(new RegExp(`^the runner exited ${c.exitStatus} before running any test; its first error lines \\(${path.join(root, '.run-tests/last-test.log')}\\):\\n`));
+    expect(report.error?.message).toMatch(new RegExp(`^the runner exited ${c.exitStatus} before running any test; its first error lines \\(${report.artifact}\\):\\n`));
     expect(report.error?.message).toContain(`\n  ${line}`);
     expect([report.summary, report.failed_tests, report.failures_file, report.next]).toEqual([UNKNOWN, [], null, null]);
     // No "report ended early" or "no usable report" beside the runner's own words.

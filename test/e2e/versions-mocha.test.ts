@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import fs from 'fs-extra';
 import path from 'node:path';
 import { RUNNER_VERSIONS } from '../../scripts/runner-versions.js';
-import { copyFixture, failures, runJson } from './helpers.js';
+import { copyFixture, failures, runFile, runJson } from './helpers.js';
 import { installedPackages, installedSets, sorted, versionFixture } from './runner-versions.js';
 
 /** Every mocha major of the version matrix runs the same fixtures to the same report. */
@@ -29,7 +29,7 @@ describe.each(sets.length > 0 ? sets : ['none installed'])('mocha version matrix
       ['math adds wrongly', 'spec/math.spec.js', 10, 'failed', 'Expected values to be strictly equal:\n\n2 !== 3'],
       ['math explodes', 'spec/math.spec.js', 14, 'error', 'TypeError: widget exploded: too hot'],
     ]);
-    const [launch] = (await fs.readFile(path.join(dir, '.run-tests/mocha-events.jsonl'), 'utf8')).split('\n');
+    const [launch] = (await fs.readFile(runFile(dir, 'mocha-events.jsonl'), 'utf8')).split('\n');
     expect(JSON.parse(launch ?? '')).toMatchObject({ type: 'launch', mocha: installedPackages(id)['mocha'] });
     const rerun = await runJson(['--cwd', dir, '--failed-only']);
     expect([rerun.exitCode, rerun.report.rerun, rerun.report.summary]).toEqual([1, { selected: 2, not_run: [] }, { run: 2, passed: 0, failures: 1, errors: 1, skips: 0 }]);

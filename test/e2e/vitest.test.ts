@@ -65,7 +65,7 @@ describe('vitest through its programmatic API', () => {
     expect(byName['math > times out']?.message).toBe('Error: Test timed out in 50ms.\nIf this is a long-running test, pass a timeout value as the last argument or configure it globally with "testTimeout".');
     expect(byName['math > add > adds negatives']).toMatchObject({ id: 'test/math.test.ts::math > add > adds negatives', message: 'expected -2 to be -3 // Object.is equality' });
     expect(byName['load error: test/broken.test.ts']).toMatchObject({ id: 'test/broken.test.ts', message: 'Error: broken at load: function' });
-    expect(report.command).toBe(`node ${REPO}reporters/vitest/launch.mjs --package node_modules/vitest --report .run-tests/vitest-events.jsonl -- run`);
+    expect(report.command).toBe(`node ${REPO}reporters/vitest/launch.mjs --package node_modules/vitest --report .run-tests/runs/${report.run_id}/vitest-events.jsonl -- run`);
   });
 
   it('reruns exactly the failures by anchored names, brackets and parentheses included', async () => {
@@ -100,7 +100,7 @@ describe('vitest through its programmatic API', () => {
     ]);
     const [exact, whole] = (report.command ?? '').split(' ; ');
     expect(exact).toMatch(/ --path test\/(math|second)\.test\.ts --path test\/(math|second)\.test\.ts --name '\^\(\?:.*\)\$' -- run$/);
-    expect(whole).toBe(`node ${REPO}reporters/vitest/launch.mjs --package node_modules/vitest --report .run-tests/vitest-events.jsonl --path test/broken.test.ts -- run`);
+    expect(whole).toBe(`node ${REPO}reporters/vitest/launch.mjs --package node_modules/vitest --report .run-tests/runs/${report.run_id}/vitest-events.jsonl --path test/broken.test.ts -- run`);
   });
 
   it('filters by --name as a plain substring or a /regex/, with files', async () => {

@@ -15,7 +15,7 @@ const CARGO = ['cargo', 'test', '--offline', '--no-fail-fast', '--message-format
 
 const request = (over: Partial<PlanRequest> = {}, files: Record<string, string> = FILES): PlanRequest => ({
   root: '/w/p', facts: factsFromFiles('/w/p', files), files: [], name: null, rerun: null,
-  artifacts: artifactPaths('/w/p'), env: { PATH: '/bin' }, reportersDir: '/pkg/reporters', ...over,
+  artifacts: artifactPaths('/w/p', 'ID'), env: { PATH: '/bin' }, reportersDir: '/pkg/reporters', ...over,
 });
 const record = (id: string): FailedTestRecord => ({ id, test_name: id, file: null, line: null, status: 'failed', message: 'm' });
 
@@ -33,8 +33,8 @@ describe('cargo adapter', () => {
       env: { PATH: '/bin', RUSTC_BOOTSTRAP: 'run_tests_libtest_json' },
       shownEnv: ['RUSTC_BOOTSTRAP'],
       cwd: '/w/p',
-      reports: [{ path: '/w/p/.run-tests/cargo-test.jsonl', parser: 'cargo' }],
-      captureOutput: '/w/p/.run-tests/cargo-test.jsonl',
+      reports: [{ path: '/w/p/.run-tests/runs/ID/cargo-test.jsonl', parser: 'cargo' }],
+      captureOutput: '/w/p/.run-tests/runs/ID/cargo-test.jsonl',
       requires: ['cargo'],
     });
     expect(cargo.plan(request({ env: { RUSTC_BOOTSTRAP: '1' } })).env['RUSTC_BOOTSTRAP']).toBe('1');

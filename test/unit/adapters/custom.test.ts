@@ -11,7 +11,7 @@ const request = (over: Partial<PlanRequest> = {}): PlanRequest => ({
   files: [],
   name: null,
   rerun: null,
-  artifacts: artifactPaths('/p'),
+  artifacts: artifactPaths('/p', 'ID'),
   env: { PATH: '/bin', CI: '1' },
   reportersDir: '/pkg/reporters',
   ...over,
@@ -40,8 +40,8 @@ describe('customAdapter', () => {
 
   it('reads TAP on stdout from a copy of the output in the artifacts directory', () => {
     const plan = tapStdout.plan(request());
-    expect(plan.reports).toEqual([{ path: `/p/.run-tests/${CAPTURED_TAP}`, parser: 'tap' }]);
-    expect(plan.captureOutput).toBe('/p/.run-tests/custom-report.tap');
+    expect(plan.reports).toEqual([{ path: `/p/.run-tests/runs/ID/${CAPTURED_TAP}`, parser: 'tap' }]);
+    expect(plan.captureOutput).toBe('/p/.run-tests/runs/ID/custom-report.tap');
   });
 
   it('appends the files given to the command', () => {

@@ -12,7 +12,7 @@ const FILES = {
   'go.mod': GO_MOD, 'm.go': '', 'm_test.go': 'func TestM(t *testing.T) {}\n', 'sub/s_test.go': TESTS, 'sub/other_test.go': 'func TestOther[T any](t *testing.T) {}\n',
   'sub/helpers_test.go': 'package p\n\nfunc helper() {}\n', 'sub/deep/d_test.go': 'func TestD(t *testing.T) {}\n', 'internal/x/x_test.go': '',
 };
-const LOG = '/p/.run-tests/last-test.log';
+const LOG = '/p/.run-tests/runs/ID/test.log';
 
 const request = (over: Partial<PlanRequest> = {}, files: Record<string, string> = FILES): PlanRequest => ({
   root: '/p',
@@ -20,7 +20,7 @@ const request = (over: Partial<PlanRequest> = {}, files: Record<string, string> 
   files: [],
   name: null,
   rerun: null,
-  artifacts: artifactPaths('/p'),
+  artifacts: artifactPaths('/p', 'ID'),
   env: { PATH: '/bin', GOFLAGS: '-tags=x' },
   reportersDir: '/pkg/reporters',
   ...over,

@@ -13,13 +13,13 @@ const request = (files: Record<string, string>, over: Partial<PlanRequest> = {})
   files: [],
   name: null,
   rerun: null,
-  artifacts: artifactPaths(ROOT),
+  artifacts: artifactPaths(ROOT, 'ID'),
   env: { PATH: '/bin' },
   reportersDir: '/rt/reporters',
   ...over,
 });
 const pkg = (test: string): Record<string, string> => ({ 'package.json': JSON.stringify({ scripts: { test }, devDependencies: { jest: '30' } }) });
-const HEAD = ['node', '/rt/reporters/jest/launch.cjs', '--package', '/p/node_modules/jest', '--report', '/p/.run-tests/jest-events.jsonl'];
+const HEAD = ['node', '/rt/reporters/jest/launch.cjs', '--package', '/p/node_modules/jest', '--report', '/p/.run-tests/runs/ID/jest-events.jsonl'];
 const record = (file: string | null, name: string, id = `${file}::${name}`): FailedTestRecord => ({ test_name: name, file, line: 1, status: 'failed', message: 'm', id });
 
 describe('jest adapter', () => {
@@ -33,7 +33,7 @@ describe('jest adapter', () => {
     expect(plan.argv).toEqual(['node', '--experimental-vm-modules', ...HEAD.slice(1), '--', '--ci']);
     expect(plan.env).toEqual({ PATH: '/bin', TZ: 'UTC' });
     expect(plan.shownEnv).toEqual(['TZ']);
-    expect(plan.reports).toEqual([{ path: '/p/.run-tests/jest-events.jsonl', parser: 'jest' }]);
+    expect(plan.reports).toEqual([{ path: '/p/.run-tests/runs/ID/jest-events.jsonl', parser: 'jest' }]);
     expect(plan.notes).toBeUndefined();
   });
 
@@ -61,7 +61,7 @@ describe('jest adapter', () => {
     const plan = jest.plan(request(pkg('jest --ci'), { rerun: [record('test/broken.test.js', 'load error: test/broken.test.js', 'test/broken.test.js'), record('test/a.test.js', 'x')] }));
     expect(plan.argv).toEqual([...HEAD, '--path', '/p/test/a.test.js', '--name', '^(?:x)$', '--', '--ci']);
     expect(plan.thenArgv).toEqual([[...HEAD, '--path', '/p/test/broken.test.js', '--', '--ci']]);
-    expect(plan.reports).toEqual([{ path: '/p/.run-tests/jest-events.jsonl', parser: 'jest' }]);
+    expect(plan.reports).toEqual([{ path: '/p/.run-tests/runs/ID/jest-events.jsonl', parser: 'jest' }]);
   });
 
   it('is one command when a rerun has only test entries, or only file-level ones', () => {

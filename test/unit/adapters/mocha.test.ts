@@ -13,7 +13,7 @@ const files = (scripts: Record<string, string>) => ({
 });
 const request = (fileMap: Record<string, string>, extra: Partial<PlanRequest> = {}): PlanRequest => ({
   root: ROOT, facts: factsFromFiles(ROOT, fileMap), files: [], name: null, rerun: null,
-  artifacts: artifactPaths(ROOT), env: { PATH: '/bin' }, reportersDir: '/rt/reporters', ...extra,
+  artifacts: artifactPaths(ROOT, 'ID'), env: { PATH: '/bin' }, reportersDir: '/rt/reporters', ...extra,
 });
 const record = (file: string | null, id: string): FailedTestRecord => ({ test_name: id, file, line: 1, status: 'failed', message: 'm', id });
 
@@ -27,12 +27,12 @@ describe('mocha adapter', () => {
     const plan = mocha.plan(request(files({ test: 'NODE_ENV=test mocha --require ./test/setup.js spec/' }), { files: ['spec/a.spec.js'], name: { text: 'a (b)', regex: false } }));
     expect(plan.argv).toEqual([
       'node', '/rt/reporters/mocha/launcher.cjs', '--require', './test/setup.js', 'spec/',
-      '--run-tests', '--mocha', '/p/node_modules/mocha', '--bin', '/p/node_modules/.bin/mocha', '--report', '/p/.run-tests/mocha-events.jsonl',
+      '--run-tests', '--mocha', '/p/node_modules/mocha', '--bin', '/p/node_modules/.bin/mocha', '--report', '/p/.run-tests/runs/ID/mocha-events.jsonl',
       '--grep', 'a \\(b\\)', './spec/a.spec.js',
     ]);
     expect(plan.env).toEqual({ PATH: '/bin', NODE_ENV: 'test' });
     expect(plan.notes).toEqual([]);
-    expect(plan.reports).toEqual([{ path: '/p/.run-tests/mocha-events.jsonl', parser: 'mocha' }]);
+    expect(plan.reports).toEqual([{ path: '/p/.run-tests/runs/ID/mocha-events.jsonl', parser: 'mocha' }]);
   });
 
   it('says why it does not use the script', () => {

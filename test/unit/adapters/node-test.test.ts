@@ -10,10 +10,10 @@ const ROOT = '/p';
 const pkg = (scripts: Record<string, string>) => ({ 'package.json': JSON.stringify({ scripts }), 'test/a.test.js': '' });
 const request = (fileMap: Record<string, string>, extra: Partial<PlanRequest> = {}): PlanRequest => ({
   root: ROOT, facts: factsFromFiles(ROOT, fileMap), files: [], name: null, rerun: null,
-  artifacts: artifactPaths(ROOT), env: { PATH: '/bin', NODE_TEST_CONTEXT: 'child-v8' }, reportersDir: '/rt/reporters', ...extra,
+  artifacts: artifactPaths(ROOT, 'ID'), env: { PATH: '/bin', NODE_TEST_CONTEXT: 'child-v8' }, reportersDir: '/rt/reporters', ...extra,
 });
 const record = (file: string | null, id: string): FailedTestRecord => ({ test_name: id, file, line: 1, status: 'failed', message: 'm', id });
-const OURS = ['--test-reporter=file:///rt/reporters/node-test/reporter.mjs', '--test-reporter-destination=/p/.run-tests/node-test-events.jsonl'];
+const OURS = ['--test-reporter=file:///rt/reporters/node-test/reporter.mjs', '--test-reporter-destination=/p/.run-tests/runs/ID/node-test-events.jsonl'];
 
 describe('node-test adapter', () => {
   it('detects node --test from scripts.test or from test files alone', () => {

@@ -16,7 +16,7 @@ const request = (files: Record<string, string>, over: Partial<PlanRequest> = {},
   files: [],
   name: null,
   rerun: null,
-  artifacts: artifactPaths('/p'),
+  artifacts: artifactPaths('/p', 'ID'),
   env: { PATH: '/bin', KEEP: '1' },
   reportersDir: '/pkg/reporters',
   ...over,
@@ -89,9 +89,9 @@ describe('pytest plan', () => {
       KEEP: '1',
       PYTHONPATH: '/pkg/reporters/pytest',
       PYTEST_PLUGINS: 'run_tests_pytest',
-      RUN_TESTS_PYTEST_REPORT: '/p/.run-tests/pytest.jsonl',
+      RUN_TESTS_PYTEST_REPORT: '/p/.run-tests/runs/ID/pytest.jsonl',
     });
-    expect(plan.reports).toEqual([{ path: '/p/.run-tests/pytest.jsonl', parser: 'pytest' }]);
+    expect(plan.reports).toEqual([{ path: '/p/.run-tests/runs/ID/pytest.jsonl', parser: 'pytest' }]);
   });
 
   it('keeps the caller\'s PYTHONPATH and PYTEST_PLUGINS after ours, and drops a stale filter', () => {

@@ -17,7 +17,7 @@ const request = (files: Record<string, string>, over: Partial<PlanRequest> = {},
   files: [],
   name: null,
   rerun: null,
-  artifacts: artifactPaths('/p'),
+  artifacts: artifactPaths('/p', 'ID'),
   env: { PATH: '/bin', RUBYOPT: '-rmine', BUNDLE_GEMFILE: '/other/Gemfile', BUNDLER_VERSION: '2', RAILS_MAX_THREADS: '9', KEEP: '1' },
   reportersDir: '/pkg/reporters',
   ...over,
@@ -68,9 +68,9 @@ describe('minitest (rake) plan', () => {
       KEEP: '1',
       RUBYLIB: '/pkg/reporters/minitest',
       RUBYOPT: '-rrun_tests/minitest_boot',
-      RUN_TESTS_MINITEST_REPORT: '/p/.run-tests/minitest.jsonl',
+      RUN_TESTS_MINITEST_REPORT: '/p/.run-tests/runs/ID/minitest.jsonl',
     });
-    expect(plan.reports).toEqual([{ path: '/p/.run-tests/minitest.jsonl', parser: 'minitest-jsonl' }]);
+    expect(plan.reports).toEqual([{ path: '/p/.run-tests/runs/ID/minitest.jsonl', parser: 'minitest-jsonl' }]);
   });
 
   it('runs plain rake without a Gemfile, and passes files through TEST as an escaped glob', () => {
@@ -132,8 +132,8 @@ describe('rails plan', () => {
 describe('rspec plan', () => {
   it('adds the JSON and stream formatters and keeps a human formatter for the log', () => {
     const plan = rspec.plan(request({ Gemfile: '', 'Gemfile.lock': '' }, { files: ['spec/a_spec.rb'], name: { text: 'a (b)', regex: false } }));
-    const rspecArgv = ['rspec', '--format', 'progress', '--format', 'json', '--out', '/p/.run-tests/rspec.json',
-      '--require', '/pkg/reporters/rspec/run_tests_formatter.rb', '--format', 'RunTests::StreamFormatter', '--out', '/p/.run-tests/rspec-events.jsonl',
+    const rspecArgv = ['rspec', '--format', 'progress', '--format', 'json', '--out', '/p/.run-tests/runs/ID/rspec.json',
+      '--require', '/pkg/reporters/rspec/run_tests_formatter.rb', '--format', 'RunTests::StreamFormatter', '--out', '/p/.run-tests/runs/ID/rspec-events.jsonl',
       'spec/a_spec.rb', '--example', 'a (b)'];
     expect(plan.argv).toEqual(['ruby', '/pkg/reporters/bundler/exec.rb', ...rspecArgv]);
     expect(plan.shownArgv?.(plan.argv)).toEqual(['bundle', 'exec', ...rspecArgv]);

@@ -12,13 +12,13 @@ const request = (files: Record<string, string>, over: Partial<PlanRequest> = {})
   files: [],
   name: null,
   rerun: null,
-  artifacts: artifactPaths(ROOT),
+  artifacts: artifactPaths(ROOT, 'ID'),
   env: {},
   reportersDir: '/rt/reporters',
   ...over,
 });
 const pkg = (test: string, deps: Record<string, string> = { vitest: '4' }): Record<string, string> => ({ 'package.json': JSON.stringify({ scripts: { test }, devDependencies: deps }) });
-const HEAD = ['node', '/rt/reporters/vitest/launch.mjs', '--package', '/p/node_modules/vitest', '--report', '/p/.run-tests/vitest-events.jsonl'];
+const HEAD = ['node', '/rt/reporters/vitest/launch.mjs', '--package', '/p/node_modules/vitest', '--report', '/p/.run-tests/runs/ID/vitest-events.jsonl'];
 
 describe('vitest adapter', () => {
   it('detects vitest before jest', () => {
@@ -30,7 +30,7 @@ describe('vitest adapter', () => {
     const plan = vitest.plan(request(pkg('GREETING=hello vitest run --pool threads')));
     expect(plan.argv).toEqual([...HEAD, '--', 'run', '--pool', 'threads']);
     expect(plan.env).toEqual({ GREETING: 'hello' });
-    expect(plan.reports).toEqual([{ path: '/p/.run-tests/vitest-events.jsonl', parser: 'vitest' }]);
+    expect(plan.reports).toEqual([{ path: '/p/.run-tests/runs/ID/vitest-events.jsonl', parser: 'vitest' }]);
   });
 
   it('notes a script that runs another runner, and drops its arguments', () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import fs from 'fs-extra';
 import os from 'node:os';
 import path from 'node:path';
-import { parseCount, parseName, parseSeconds, parseSize, resolveCwd, resolveExistingFile, resolveFiles } from '../../../src/cli/options.js';
+import { parseCount, parseKeepRuns, parseName, parseSeconds, parseSize, resolveCwd, resolveExistingFile, resolveFiles } from '../../../src/cli/options.js';
 
 describe('parseName', () => {
   it('takes /…/ as a regex and anything else as plain text', () => {
@@ -69,6 +69,13 @@ describe('numbers', () => {
     for (const bad of [' 5', '5 ', '0x10', '1.5M', '-1', '']) {
       expect(() => parseSize('--max-log', bad)).toThrow(`--max-log must be a whole number of bytes, optionally with K, M or G (0 for no cap), got ${JSON.stringify(bad)}`);
     }
+  });
+
+  it('keeps at least one run: --keep-runs counts the run itself', () => {
+    expect(parseKeepRuns('1')).toBe(1);
+    expect(parseKeepRuns('20')).toBe(20);
+    expect(() => parseKeepRuns('0')).toThrow('--keep-runs must be at least 1 (the run itself is kept), got "0"');
+    expect(() => parseKeepRuns('-2')).toThrow('--keep-runs must be a whole number, got "-2"');
   });
 });
 

@@ -9,6 +9,7 @@ const plain = new Chalk({ level: 0 });
 const report: RunReport = {
   schema_version: SCHEMA_VERSION,
   source: 'run',
+  run_id: '20261201-164511.123-3f9a0c1d',
   status: 'failed',
   exit_code: 1,
   framework: 'minitest',
@@ -19,6 +20,8 @@ const report: RunReport = {
   signal: null,
   timed_out: false,
   duration_ms: 1234,
+  started_at: '2026-12-01T16:45:11.123Z',
+  finished_at: '2026-12-01T16:45:12.357Z',
   summary: { run: 4, passed: 2, failures: 1, errors: 1, skips: 0 },
   failed_tests: [
     { test_name: 'A#test_x', file: 'test/a_test.rb', line: 9, status: 'failed', message: 'Expected: 1\n  Actual: 2', id: 'A#test_x' },

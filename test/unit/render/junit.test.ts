@@ -9,6 +9,7 @@ import { renderJunit, xmlSafe } from '../../../src/render/junit.js';
 const report = (over: Partial<RunReport> = {}): RunReport => ({
   schema_version: SCHEMA_VERSION,
   source: 'run',
+  run_id: '20261201-164511.123-3f9a0c1d',
   status: 'failed',
   exit_code: 1,
   framework: 'node-test',
@@ -19,6 +20,8 @@ const report = (over: Partial<RunReport> = {}): RunReport => ({
   signal: null,
   timed_out: false,
   duration_ms: 10,
+  started_at: '2026-12-01T16:45:11.123Z',
+  finished_at: '2026-12-01T16:45:11.133Z',
   summary: { run: 6, passed: 2, failures: 1, errors: 2, skips: 1 },
   failed_tests: [],
   rerun: null,

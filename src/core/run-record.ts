@@ -1,0 +1,72 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Invocation } from '../adapters/types.js';
+import type { ArtifactPaths } from '../store/artifacts.js';
+import { removeFile, writeJsonAtomic } from '../store/atomic.js';
+import { acquireLock } from '../store/lock.js';
+import { selfOwner } from '../store/owner.js';
+import { beginRun, pruneRuns } from '../store/runs.js';
+import { displayCommand } from './quote.js';
+import type { RunReport } from './report.js';
+
+/** How many run directories a project keeps by default (--keep-runs). */
+export const DEFAULT_KEEP_RUNS = 20;
+/** How long a run waits for another run to finish updating the shared files (a few
+ * milliseconds' work) before it gives up on them and keeps only its own report. */
+const LOCK_WAIT_MS = 10_000;
+
+/** Writes the run's run.json before its runner starts: who owns the run, and where its
+ * log and reports are. */
+export function beginRecord(artifacts: ArtifactPaths, invocation: Invocation, framework: string, startedAt: string, root: string): void {
+  beginRun(artifacts, {
+    run_id: artifacts.runId,
+    ...selfOwner(),
+    started_at: startedAt,
+    project_root: root,
+    framework,
+    command: displayCommand(invocation),
+    log: artifacts.log,
+    reports: invocation.reports.map(({ path: file, parser, hints }) => ({ path: file, parser, ...(hints === undefined ? {} : { hints }) })),
+  });
+}
+
+/** Ends a run's record. Under the project's lock, `build` makes the report (updating
+ * last-failures.json when `shared` is true: it holds the lock), and the report becomes
+ * the run's report.json, last-report.json and, with the log, last-test.log. Runs finish
+ * one at a time here, so the latest to finish is the one the last-* files show. Then
+ * old run directories are pruned. */
+export async function completeRecord(artifacts: ArtifactPaths, keepRuns: number, build: (shared: boolean) => RunReport): Promise<RunReport> {
+  const lock = await acquireLock(artifacts.lock, LOCK_WAIT_MS);
+  let report: RunReport;
+  try {
+    report = build(lock !== null);
+    writeJsonAtomic(artifacts.report, report);
+    if (lock !== null) {
+      writeJsonAtomic(artifacts.lastReport, report);
+      publishLog(artifacts.log, artifacts.lastLog);
+    }
+  } finally {
+    lock?.release();
+  }
+  pruneRuns(artifacts.dir, keepRuns, artifacts.runId);
+  return report;
+}
+
+/** The warning of a run that could not take the lock. */
+export const lockedOutWarning = (artifacts: ArtifactPaths): string =>
+  `another run held ${artifacts.lock} for ${LOCK_WAIT_MS / 1000} s: this run's results are only in ${artifacts.report}, not in ${path.basename(artifacts.lastFailures)} or ${path.basename(artifacts.lastReport)}`;
+
+/** Makes last-test.log this run's log: a hard link (no copy of a large log) under a
+ * temporary name, renamed over the old one. */
+function publishLog(log: string, last: string): void {
+  const temp = `${last}.${process.pid}.tmp`;
+  removeFile(temp);
+  try {
+    fs.linkSync(log, temp);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return; // the runner never started: no log
+    fs.copyFileSync(log, temp); // a file system without hard links
+  }
+  fs.renameSync(temp, last);
+}
