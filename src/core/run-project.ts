@@ -7,7 +7,7 @@ import type { ProcessOutcome } from '../process/index.js';
 import { artifactPaths, checkArtifactsDir, clearArtifacts, ensureArtifactsDir, foreignLinks, type ArtifactPaths } from '../store/artifacts.js';
 import { readLastFailures, readLastFailuresOrSetAside, writeLastFailures, type LastFailures } from '../store/last-failures.js';
 import { buildReport, harnessErrorReport, nothingToRerun, type Context } from './build-report.js';
-import { beginRecord, completeRecord, DEFAULT_KEEP_RUNS, lockedOutWarning } from './run-record.js';
+import { afterRun, beginRecord, completeRecord, DEFAULT_KEEP_RUNS, lockedOutWarning } from './run-record.js';
 import { runCommands } from './commands.js';
 import { HarnessError } from './errors.js';
 import { isFailure, nextFailures, notRun, placeFailures, toRecord } from './failures.js';
@@ -113,7 +113,7 @@ async function execute(run: Execution, interrupts: Interrupts): Promise<ProjectR
   beginRecord(artifacts, invocation, run.detection.adapter.id, run.startedAt, run.root);
   // A report outside the run directory (a --command's) may be left from an earlier run;
   // and a link where the log or a report goes is removed, so that nothing writes through it.
-  const said = [...clearArtifacts([...new Set([artifacts.log, ...invocation.reports.map((report) => report.path)])]), ...foreignLinks([artifacts.lastReport])];
+  const said = [...clearArtifacts([...new Set([artifacts.log, ...invocation.reports.map((report) => report.path)])]), ...foreignLinks([artifacts.lastReport]), ...foreignLinks([artifacts.lastLog], { hardLinked: true })];
   // The runner starts first: loading the parsers and following its reports overlap the run.
   const running = runCommands(invocation, {
     runId: artifacts.runId,
@@ -206,19 +206,6 @@ async function finish(run: Execution, outcome: ProcessOutcome, follower: ReportF
 }
 
 const keepRuns = (request: RunRequest): number => request.keepRuns ?? DEFAULT_KEEP_RUNS;
-
-/** A file that cannot be written once the runner is done (a full disk, a directory made
- * read-only during the run) is a warning: it must not hide what the run found. */
-export function afterRun<T>(warnings: string[], file: string, write: () => T): T | undefined {
-  try {
-    return write();
-  } catch (error) {
-    // A failed system call, or a harness error of the store: anything else is a bug, not a warning.
-    if (!(error instanceof HarnessError) && (error as NodeJS.ErrnoException).syscall === undefined) throw error;
-    warnings.push(`could not write ${file}: ${(error as Error).message}`);
-    return undefined;
-  }
-}
 
 /** Adapter.locate with the project's facts, read after the run and only for a failure without a line. */
 function locator(adapter: Adapter, root: string): ((failure: FailedTest) => ReturnType<NonNullable<Adapter['locate']>>) | null {

@@ -1,11 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Invocation } from '../adapters/types.js';
-import type { ArtifactPaths } from '../store/artifacts.js';
+import { ensureDir, type ArtifactPaths } from '../store/artifacts.js';
 import { removeFile, writeJsonAtomic } from '../store/atomic.js';
 import { acquireLock } from '../store/lock.js';
 import { selfOwner } from '../store/owner.js';
 import { beginRun, pruneRuns } from '../store/runs.js';
+import { HarnessError } from './errors.js';
 import { displayCommand } from './quote.js';
 import type { RunReport } from './report.js';
 
@@ -18,6 +19,8 @@ const LOCK_WAIT_MS = 10_000;
 /** Writes the run's run.json before its runner starts: who owns the run, and where its
  * log and reports are. */
 export function beginRecord(artifacts: ArtifactPaths, invocation: Invocation, framework: string, startedAt: string, root: string): void {
+  // A `runs` that is a link would take every run's files elsewhere: refused.
+  ensureDir(path.dirname(artifacts.runDir));
   beginRun(artifacts, {
     run_id: artifacts.runId,
     ...selfOwner(),
@@ -40,11 +43,14 @@ export async function completeRecord(artifacts: ArtifactPaths, keepRuns: number,
   let report: RunReport;
   try {
     report = build(lock !== null);
-    writeJsonAtomic(artifacts.report, report);
+    const unwritten: string[] = [];
     if (lock !== null) {
-      writeJsonAtomic(artifacts.lastReport, report);
-      publishLog(artifacts.log, artifacts.lastLog);
+      afterRun(unwritten, artifacts.lastReport, () => writeJsonAtomic(artifacts.lastReport, report));
+      afterRun(unwritten, artifacts.lastLog, () => publishLog(artifacts.log, artifacts.lastLog));
     }
+    if (unwritten.length > 0) report = { ...report, warnings: [...report.warnings, ...unwritten] };
+    // The run's own copy last: it is what the run prints, warnings included (`show`).
+    writeJsonAtomic(artifacts.report, report);
   } finally {
     lock?.release();
   }
@@ -69,4 +75,17 @@ function publishLog(log: string, last: string): void {
     fs.copyFileSync(log, temp); // a file system without hard links
   }
   fs.renameSync(temp, last);
+}
+
+/** A file that cannot be written once the runner is done (a full disk, a directory made
+ * read-only during the run) is a warning: it must not hide what the run found. */
+export function afterRun<T>(warnings: string[], file: string, write: () => T): T | undefined {
+  try {
+    return write();
+  } catch (error) {
+    // A failed system call, or a harness error of the store: anything else is a bug, not a warning.
+    if (!(error instanceof HarnessError) && (error as NodeJS.ErrnoException).syscall === undefined) throw error;
+    warnings.push(`could not write ${file}: ${(error as Error).message}`);
+    return undefined;
+  }
 }

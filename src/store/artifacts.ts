@@ -117,16 +117,17 @@ export function clearArtifacts(files: readonly string[]): string[] {
 
 /** For files written by rename (writeFileAtomic), which replaces a link rather than
  * follow it: what to tell the user about a link found where one goes. */
-export function foreignLinks(files: readonly string[]): string[] {
+export function foreignLinks(files: readonly string[], { hardLinked = false } = {}): string[] {
   return files.flatMap((file) => {
     const stats = fs.lstatSync(file, { throwIfNoEntry: false });
-    const why = stats === undefined || stats.isDirectory() ? null : foreignKind(file, stats);
+    const why = stats === undefined || stats.isDirectory() ? null : foreignKind(file, stats, hardLinked);
     return why === null ? [] : [`${file} was ${why}; run-tests replaces it with its own file (what it pointed at is unchanged)`];
   });
 }
 
-function foreignKind(file: string, stats: fs.Stats): string | null {
+/** `hardLinked`: the file is a hard link of ours by design (last-test.log, to the run's log). */
+function foreignKind(file: string, stats: fs.Stats, hardLinked = false): string | null {
   if (stats.isSymbolicLink()) return `a symbolic link (to ${fs.readlinkSync(file)})`;
   if (!stats.isFile()) return 'not a regular file';
-  return stats.nlink > 1 ? 'a hard link to a file with another name' : null;
+  return stats.nlink > 1 && !hardLinked ? 'a hard link to a file with another name' : null;
 }

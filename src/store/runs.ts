@@ -45,10 +45,11 @@ export interface RunInfo extends Owner {
 }
 
 /** Creates the run's directory with its run.json in it: built under a dot name, then
- * renamed, so a run directory never lacks its run.json. */
+ * renamed, so a run directory never lacks its run.json. `runs/` exists already, checked
+ * to be a directory of ours (ensureDir), so nothing here goes through a link. */
 export function beginRun(artifacts: ArtifactPaths, info: RunInfo): void {
   const building = path.join(artifacts.dir, RUNS_DIR, `.${info.run_id}.new`);
-  fs.mkdirSync(building, { recursive: true });
+  fs.mkdirSync(building);
   writeJsonAtomic(path.join(building, RUN_INFO), info);
   fs.renameSync(building, artifacts.runDir);
 }

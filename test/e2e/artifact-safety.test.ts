@@ -43,39 +43,46 @@ function runAsNobody(args: readonly string[]): Promise<CliResult> {
 const node = hasTools('node') ? describe : describe.skip;
 
 node('links and names in .run-tests are never written through', () => {
-  it('removes links where the log and the runner report go, replaces the report link, and leaves every target byte-identical', async () => {
+  it('replaces links where the latest log and report go, refuses a linked runs/, and leaves every target byte-identical', async () => {
     const dir = await copyFixture(FIXTURE);
     await fs.mkdir(store(dir));
-    const targets = await Promise.all(['log', 'events', 'report'].map(outsideFile));
-    const [log, events, report] = targets.map((t) => t.file);
+    const targets = await Promise.all(['log', 'report'].map(outsideFile));
+    const [log, report] = targets.map((t) => t.file);
     await fs.symlink(log!, store(dir, 'last-test.log'));
-    await fs.symlink(events!, store(dir, 'node-test-events.jsonl'));
     await fs.symlink(report!, store(dir, 'last-report.json'));
     const run = await runJson(['--cwd', dir]);
     expect([run.exitCode, run.report.status, run.report.summary]).toEqual([1, 'failed', SUMMARY]);
     expect(run.report.warnings).toEqual([
-      `${store(dir, 'last-test.log')} was a symbolic link (to ${log}); run-tests removed it rather than write through it (what it pointed at is unchanged)`,
-      `${store(dir, 'node-test-events.jsonl')} was a symbolic link (to ${events}); run-tests removed it rather than write through it (what it pointed at is unchanged)`,
       `${store(dir, 'last-report.json')} was a symbolic link (to ${report}); run-tests replaces it with its own file (what it pointed at is unchanged)`,
+      `${store(dir, 'last-test.log')} was a symbolic link (to ${log}); run-tests replaces it with its own file (what it pointed at is unchanged)`,
     ]);
     for (const { file, bytes } of targets) expect(await fs.readFile(file)).toEqual(bytes);
-    for (const name of ['last-test.log', 'node-test-events.jsonl', 'last-report.json', 'last-failures.json']) {
+    for (const name of ['last-test.log', 'last-report.json', 'last-failures.json']) {
       expect([name, (await fs.lstat(store(dir, name))).isFile()]).toEqual([name, true]);
     }
     expect(await fs.readFile(store(dir, 'last-test.log'), 'utf8')).toContain('adds wrongly');
     expect(((await fs.readJson(store(dir, 'last-report.json'))) as RunReport).summary).toEqual(SUMMARY);
+
+    // Every run's own files go below runs/: a link there would take them elsewhere.
+    const elsewhere = await fs.mkdtemp(path.join(os.tmpdir(), 'run-tests-elsewhere-'));
+    await fs.remove(store(dir, 'runs'));
+    await fs.symlink(elsewhere, store(dir, 'runs'));
+    const refused = await runJson(['--cwd', dir]);
+    expect([refused.exitCode, refused.report.status, refused.report.error?.code]).toEqual([3, 'error', 'STORE_UNUSABLE']);
+    expect(await fs.readdir(elsewhere)).toEqual([]);
   });
 
-  it('never truncates a log that is a hard link to a file elsewhere', async () => {
+  it('never writes into a file hard-linked where the latest log goes: it is replaced by the run\'s own log', async () => {
     const dir = await copyFixture(FIXTURE);
     await fs.mkdir(store(dir));
     const { file, bytes } = await outsideFile('hard-linked');
     await fs.link(file, store(dir, 'last-test.log'));
     const run = await runJson(['--cwd', dir]);
-    expect([run.exitCode, run.report.summary]).toEqual([1, SUMMARY]);
-    expect(run.report.warnings).toEqual([`${store(dir, 'last-test.log')} was a hard link to a file with another name; run-tests removed it rather than write through it (what it pointed at is unchanged)`]);
+    expect([run.exitCode, run.report.summary, run.report.warnings]).toEqual([1, SUMMARY, []]);
     expect(await fs.readFile(file)).toEqual(bytes);
-    expect((await fs.stat(store(dir, 'last-test.log'))).nlink).toBe(1);
+    // last-test.log is now the run's own log, under its second name.
+    const [latest, own] = await Promise.all([fs.stat(store(dir, 'last-test.log')), fs.stat(run.report.artifact ?? '')]);
+    expect([latest.ino, latest.nlink]).toEqual([own.ino, 2]);
   });
 
   it('sets a linked failures list aside without reading or changing what it points at', async () => {
