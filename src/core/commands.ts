@@ -10,6 +10,8 @@ export interface CommandsOptions {
   readonly tee: NodeJS.WritableStream | null;
   /** Each command's log output is capped on its own (see StartOptions.maxLogBytes). */
   readonly maxLogBytes: number | null;
+  /** Set as RUN_TESTS_RUN_ID on every command, which marks all they start. */
+  readonly runId: string;
 }
 
 /** Runs the invocation's commands one after another within one timeout; the first
@@ -30,6 +32,7 @@ export async function runCommands(invocation: Invocation, options: CommandsOptio
       killGraceMs: options.killGraceMs,
       tee: options.tee,
       maxLogBytes: options.maxLogBytes,
+      runId: options.runId,
     });
     holdBackOptimizingCompiler();
     const unsubscribe = interrupts.on((signal) => child.interrupt(signal));
@@ -52,7 +55,7 @@ const combineOutcomes = (a: ProcessOutcome, b: ProcessOutcome): ProcessOutcome =
     timedOut: a.timedOut || b.timedOut,
     interrupted: a.interrupted || b.interrupted,
     durationMs: a.durationMs + b.durationMs,
-    leftoverProcesses: a.leftoverProcesses || b.leftoverProcesses,
+    leaked: [...a.leaked, ...b.leaked],
   };
 };
 

@@ -2,10 +2,11 @@ import type { Adapter, Invocation, PlanRequest } from '../adapters/types.js';
 import { readProjectFacts, type ProjectFacts } from '../detect/facts.js';
 import { detectRunner, type Detection } from '../detect/detect.js';
 import type { ProjectSelection } from '../detect/roots.js';
-import type { ProcessOutcome } from '../process/index.js';
+import { leakWarning, type ProcessOutcome } from '../process/index.js';
 import { artifactPaths, ensureArtifactsDir, type ArtifactPaths } from '../store/artifacts.js';
 import { removeFile, writeJsonAtomic } from '../store/atomic.js';
 import { readLastFailures, writeLastFailures, type LastFailures } from '../store/last-failures.js';
+import { newRunId, recordRunEnd, recordRunStart } from '../store/run-seam.js';
 import { buildReport, harnessErrorReport, nothingToRerun, type Context } from './build-report.js';
 import { runCommands } from './commands.js';
 import { HarnessError } from './errors.js';
@@ -16,6 +17,7 @@ import type { RunReport } from './report.js';
 import type { Interrupts, RunRequest } from './request.js';
 import { planRerun, rerunRules, selectRerun } from './rerun.js';
 import { runnerFailure } from './runner-failure.js';
+import { displayCommand } from './quote.js';
 import type { FailedTest, FailedTestRecord, ParsedReport, RunStatus, TestResult } from './types.js';
 import { onPath } from '../process/index.js';
 import { decide, summarize } from './verdict.js';
@@ -33,7 +35,8 @@ export interface ProjectRun {
 export async function runProject(request: RunRequest, selection: ProjectSelection, interrupts: Interrupts): Promise<ProjectRun> {
   const artifacts = artifactPaths(selection.root);
   let detection: Detection | null = null;
-  const base = { request, root: selection.root, artifacts };
+  // Seam until `runs` lands: it gives the run its id (and directory) here.
+  const base = { request, root: selection.root, artifacts, runId: newRunId() };
   try {
     const facts = readProjectFacts(selection.root);
     detection = request.custom
@@ -65,11 +68,15 @@ export async function runProject(request: RunRequest, selection: ProjectSelectio
     }, interrupts);
   } catch (error) {
     if (!(error instanceof HarnessError) || error.code === 'USAGE') throw error;
-    return { report: harnessErrorReport({ ...base, detection }, error), tests: [] };
+    const report = harnessErrorReport({ ...base, detection }, error);
+    recordRunEnd(artifacts.dir, base.runId, report);
+    return { report, tests: [] };
   }
 }
 
 interface Execution extends Context {
+  /** Names the run: the marker every process it starts carries. */
+  readonly runId: string;
   readonly detection: Detection;
   readonly invocation: Invocation;
   /** This project's files from the request (empty: the whole project). */
@@ -102,6 +109,13 @@ async function execute(run: Execution, interrupts: Interrupts): Promise<ProjectR
     throw new HarnessError('RUNNER_MISSING', `${missingTool} not found on PATH (run from ${invocation.cwd}); ${run.detection.adapter.installHint}`, { command: missingTool });
   }
   ensureArtifactsDir(artifacts);
+  recordRunStart(artifacts.dir, run.runId, {
+    projectRoot: run.root,
+    framework: run.detection.adapter.id,
+    command: displayCommand(invocation),
+    log: artifacts.log,
+    reports: invocation.reports,
+  });
   // A stale report from an earlier run must never be read as this run's.
   for (const report of invocation.reports) removeFile(report.path);
   // The runner starts first: loading the parsers and following its reports overlap the run.
@@ -112,6 +126,7 @@ async function execute(run: Execution, interrupts: Interrupts): Promise<ProjectR
     tee: request.tee,
     // A log that is the runner's report is never capped: a report with a hole in it could never show a pass.
     maxLogBytes: invocation.reports.some((report) => report.path === artifacts.log) ? null : request.maxLogBytes,
+    runId: run.runId,
   }, interrupts);
   request.onRunnerStarted?.();
   const live = request.liveCount ? liveCount(request.liveCount) : null;
@@ -167,7 +182,7 @@ async function finish(run: Execution, outcome: ProcessOutcome, follower: ReportF
   const failedEarly = runnerFailure(adapter, outcome, tests.length, run.invocation.noTestsExitCodes ?? [], artifacts.log);
   // The runner's own words replace the verdict's "no usable report".
   const warnings = [...run.notes, ...read.warnings, ...(failedEarly ? [] : verdict.warnings)];
-  if (outcome.leftoverProcesses) warnings.push('the runner left processes behind in its process group; run-tests killed them');
+  if (outcome.leaked.length > 0) warnings.push(leakWarning(outcome.leaked));
   const rules = rerunRules(adapter);
   const missing = run.selected ? notRun(run.selected, tests, rules) : [];
   if (missing.length > 0 && verdict.status !== 'interrupted' && verdict.status !== 'timed_out') {
@@ -190,6 +205,7 @@ async function finish(run: Execution, outcome: ProcessOutcome, follower: ReportF
     notes: report?.notes,
   });
   writeJsonAtomic(artifacts.lastReport, result);
+  recordRunEnd(artifacts.dir, run.runId, result);
   return { report: result, tests };
 }
 
