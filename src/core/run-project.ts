@@ -7,6 +7,7 @@ import { artifactPaths, ensureArtifactsDir, type ArtifactPaths } from '../store/
 import { removeFile, writeJsonAtomic } from '../store/atomic.js';
 import { readLastFailures, writeLastFailures, type LastFailures } from '../store/last-failures.js';
 import { newRunId, recordRunEnd, recordRunStart } from '../store/run-seam.js';
+import { recoverAbandoned } from './abandoned.js';
 import { buildReport, harnessErrorReport, nothingToRerun, type Context } from './build-report.js';
 import { runCommands } from './commands.js';
 import { HarnessError } from './errors.js';
@@ -38,6 +39,7 @@ export async function runProject(request: RunRequest, selection: ProjectSelectio
   // Seam until `runs` lands: it gives the run its id (and directory) here.
   const base = { request, root: selection.root, artifacts, runId: newRunId() };
   try {
+    const abandoned = await recoverAbandoned(artifacts.dir, request.killGraceMs);
     const facts = readProjectFacts(selection.root);
     detection = request.custom
       ? { adapter: (await import('../adapters/custom.js')).customAdapter(request.custom), reason: '--command given' }
@@ -64,7 +66,7 @@ export async function runProject(request: RunRequest, selection: ProjectSelectio
       files: selection.files,
       selected: chosen?.selected ?? null,
       previous: last === null ? null : last.failed_tests,
-      notes: [...(chosen?.warnings ?? []), ...planned.warnings],
+      notes: [...abandoned, ...(chosen?.warnings ?? []), ...planned.warnings],
     }, interrupts);
   } catch (error) {
     if (!(error instanceof HarnessError) || error.code === 'USAGE') throw error;

@@ -81,7 +81,7 @@ export interface Summary {
 }
 
 export type RunStatus =
-  | 'passed' | 'failed' | 'error' | 'timed_out' | 'no_tests' | 'interrupted' | 'nothing_to_rerun';
+  | 'passed' | 'failed' | 'error' | 'timed_out' | 'no_tests' | 'interrupted' | 'nothing_to_rerun' | 'abandoned';
 
 /** One failed test as it appears in the report and in last-failures.json. */
 export interface FailedTestRecord {

@@ -30,6 +30,7 @@ export const EXIT_CODES: Readonly<Record<RunStatus, number>> = {
   nothing_to_rerun: 0,
   failed: 1,
   error: 3,
+  abandoned: 3,
   no_tests: 4,
   timed_out: 124,
   interrupted: 130,

@@ -10,6 +10,7 @@ const HEADLINE: Readonly<Record<RunStatus, string>> = {
   no_tests: 'NO TESTS',
   interrupted: 'INTERRUPTED',
   nothing_to_rerun: 'NOTHING TO RERUN',
+  abandoned: 'ABANDONED',
 };
 
 /** The developer's view of a report: header, failures first, then the summary line,
