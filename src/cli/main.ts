@@ -79,6 +79,8 @@ async function run(files: string[], options: RunOptions): Promise<void> {
   const [{ runTests }, { Interrupts }] = await Promise.all([import('../core/run.js'), import('../core/request.js')]);
   const interrupts = new Interrupts();
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => interrupts.raise(signal));
+  // A closed terminal (SIGHUP) ends the run as SIGTERM does; by default it would kill run-tests alone.
+  process.on('SIGHUP', () => interrupts.raise('SIGTERM'));
   const { report, tests } = await runTests(request, interrupts);
   if (junitPath !== null) await writeJunit(junitPath, report, tests);
   exit(report.exit_code, (await (renderer ?? loadRenderer(options.json === true)))(report));

@@ -47,7 +47,7 @@ const isStringRecord = (value: unknown): value is Record<string, string> =>
 function abandonedReport(run: AbandonedRun, read: ReadReports, killed: number): AbandonedReport {
   const { record } = run;
   const tests = read.report?.tests ?? null;
-  const results = tests === null ? 'no results were recorded' : `the ${tests.length} results its reports held are kept`;
+  const results = tests === null ? 'no results were recorded' : `the ${tests.length} ${tests.length === 1 ? 'result' : 'results'} its reports held ${tests.length === 1 ? 'is' : 'are'} kept`;
   return {
     schema_version: SCHEMA_VERSION,
     source: 'run',

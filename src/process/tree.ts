@@ -19,9 +19,9 @@ export class ProcessTree {
     const group = killProcessGroup(this.pgid, signal);
     const outside = signalEach(this.outsiders(), signal);
     if (!group && outside === 0) return null;
-    const others = `${outside} ${outside === 1 ? 'process' : 'processes'} outside it carrying ${RUN_ID_ENV}`;
-    if (!group) return others;
-    return outside === 0 ? `process group ${this.pgid}` : `process group ${this.pgid} and ${others}`;
+    const others = `${outside} ${outside === 1 ? 'process' : 'processes'} carrying ${RUN_ID_ENV}`;
+    if (!group) return `${others} outside process group ${this.pgid}`;
+    return outside === 0 ? `process group ${this.pgid}` : `process group ${this.pgid} and ${others} outside it`;
   }
 
   /** What is still running, each with its command line: the leaks of a run that ended. */
