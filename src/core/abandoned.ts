@@ -71,6 +71,7 @@ function abandonedReport(run: AbandonedRun, read: ReadReports, killed: number): 
       `run-tests (pid ${record.pid}) died before the run ended; ${results}`,
       ...(killed > 0 ? [`a later run-tests killed ${killed} ${killed === 1 ? 'process' : 'processes'} still carrying the run's marker`] : []),
       ...read.warnings,
+      ...(read.report === null && read.error !== null ? [read.error.message] : []),
     ],
     error: null,
     projects: [],
