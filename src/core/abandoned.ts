@@ -19,15 +19,23 @@ export type AbandonedReport = RunReport & { readonly run_id: string; readonly st
 export async function recoverAbandoned(artifactsDir: string, killGraceMs: number): Promise<string[]> {
   const warnings: string[] = [];
   for (const run of findAbandonedRuns(artifactsDir)) {
-    const killed = await killMarkedProcesses(run.record.run_id, killGraceMs);
-    const read = await readPartialResults(run);
-    const report = abandonedReport(run, read, killed.length);
-    const file = path.join(run.dir, 'report.json');
-    writeJsonAtomic(file, report);
-    const still = killed.length === 0 ? '' : `; killed ${killed.length} ${killed.length === 1 ? 'process' : 'processes'} still running it`;
-    warnings.push(`run ${run.record.run_id}${run.record.started_at ? ` (started ${run.record.started_at})` : ''} was abandoned: run-tests died before it ended${still}; its report: ${file}`);
+    try {
+      warnings.push(await recover(run, killGraceMs));
+    } catch (error) {
+      // An old run's leftovers must never stop this one.
+      warnings.push(`run ${run.record.run_id} was abandoned, but recording it failed: ${(error as Error).message}`);
+    }
   }
   return warnings;
+}
+
+async function recover(run: AbandonedRun, killGraceMs: number): Promise<string> {
+  const killed = await killMarkedProcesses(run.record.run_id, killGraceMs);
+  const read = await readPartialResults(run);
+  const file = path.join(run.dir, 'report.json');
+  writeJsonAtomic(file, abandonedReport(run, read, killed.length));
+  const still = killed.length === 0 ? '' : `; killed ${killed.length} ${killed.length === 1 ? 'process' : 'processes'} still running it`;
+  return `run ${run.record.run_id}${run.record.started_at ? ` (started ${run.record.started_at})` : ''} was abandoned: run-tests died before it ended${still}; its report: ${file}`;
 }
 
 /** The run's recorded report sources, parsed as they were left. */
