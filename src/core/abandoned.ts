@@ -10,7 +10,7 @@ import { SCHEMA_VERSION, type RunReport } from './report.js';
 import { EXIT_CODES, summarize } from './verdict.js';
 
 /** A report of an abandoned run: the RunReport contract, with the run's id and start. */
-export type AbandonedReport = RunReport & { readonly run_id: string; readonly started_at: string | null };
+export type AbandonedReport = RunReport & { readonly run_id: string; readonly started_at: string | null; readonly finished_at: string | null };
 
 /** Finds this project's runs whose run-tests died before they ended (SIGKILL, the OOM
  * killer), kills what still carries their marker, and writes each its report.json with
@@ -85,5 +85,7 @@ function abandonedReport(run: AbandonedRun, read: ReadReports, killed: number): 
     projects: [],
     run_id: record.run_id,
     started_at: record.started_at,
+    // When it ended is not known: run-tests died without a word.
+    finished_at: null,
   };
 }

@@ -4,14 +4,14 @@ import type { Interrupts } from './request.js';
 import { holdBackOptimizingCompiler } from './tiering.js';
 
 export interface CommandsOptions {
+  /** The run these commands belong to (`.run-tests/runs/<runId>/`), known before any starts. */
+  readonly runId?: string;
   readonly logPath: string;
   readonly timeoutMs: number;
   readonly killGraceMs: number;
   readonly tee: NodeJS.WritableStream | null;
   /** Each command's log output is capped on its own (see StartOptions.maxLogBytes). */
   readonly maxLogBytes: number | null;
-  /** Set as RUN_TESTS_RUN_ID on every command, which marks all they start. */
-  readonly runId: string;
 }
 
 /** Runs the invocation's commands one after another within one timeout; the first
@@ -32,7 +32,8 @@ export async function runCommands(invocation: Invocation, options: CommandsOptio
       killGraceMs: options.killGraceMs,
       tee: options.tee,
       maxLogBytes: options.maxLogBytes,
-      runId: options.runId,
+      // The marker (RUN_TESTS_RUN_ID) every process of the run carries.
+      runId: options.runId ?? null,
     });
     holdBackOptimizingCompiler();
     const unsubscribe = interrupts.on((signal) => child.interrupt(signal));

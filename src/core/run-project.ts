@@ -122,13 +122,13 @@ async function execute(run: Execution, interrupts: Interrupts): Promise<ProjectR
   for (const report of invocation.reports) removeFile(report.path);
   // The runner starts first: loading the parsers and following its reports overlap the run.
   const running = runCommands(invocation, {
+    runId: run.runId,
     logPath: artifacts.log,
     timeoutMs: request.timeoutMs,
     killGraceMs: request.killGraceMs,
     tee: request.tee,
     // A log that is the runner's report is never capped: a report with a hole in it could never show a pass.
     maxLogBytes: invocation.reports.some((report) => report.path === artifacts.log) ? null : request.maxLogBytes,
-    runId: run.runId,
   }, interrupts);
   request.onRunnerStarted?.();
   const live = request.liveCount ? liveCount(request.liveCount) : null;

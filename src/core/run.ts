@@ -32,7 +32,7 @@ const relativeTo = (cwd: string, root: string, file: string | null): string | nu
   file === null ? null : path.relative(cwd, path.join(root, file)).split(path.sep).join('/');
 
 /** Worst first: the merged status is the worst of its projects. */
-const SEVERITY: readonly RunStatus[] = ['interrupted', 'timed_out', 'error', 'abandoned', 'failed', 'no_tests', 'passed', 'nothing_to_rerun'];
+const SEVERITY: readonly RunStatus[] = ['interrupted', 'timed_out', 'abandoned', 'error', 'failed', 'no_tests', 'passed', 'nothing_to_rerun'];
 
 export function mergeReports(request: RunRequest, reports: readonly RunReport[], reason = 'files in several projects: each ran in its own project root'): RunReport {
   const status = SEVERITY.find((s) => reports.some((r) => r.status === s)) ?? 'interrupted';

@@ -81,7 +81,9 @@ export interface Summary {
 }
 
 export type RunStatus =
-  | 'passed' | 'failed' | 'error' | 'timed_out' | 'no_tests' | 'interrupted' | 'nothing_to_rerun' | 'abandoned';
+  | 'passed' | 'failed' | 'error' | 'timed_out' | 'no_tests' | 'interrupted' | 'nothing_to_rerun'
+  /** A stored run whose run-tests process ended without writing its report. */
+  | 'abandoned';
 
 /** One failed test as it appears in the report and in last-failures.json. */
 export interface FailedTestRecord {

@@ -33,6 +33,8 @@ export function findAbandonedRuns(artifactsDir: string): AbandonedRun[] {
     return [];
   }
   return entries.flatMap((entry) => {
+    // A dot name is a run directory being built or removed, not a run.
+    if (entry.startsWith('.')) return [];
     const dir = path.join(runsDir, entry);
     if (fs.existsSync(path.join(dir, 'report.json'))) return [];
     const record = readRecord(path.join(dir, 'run.json'));

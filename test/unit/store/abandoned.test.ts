@@ -36,6 +36,7 @@ describe('findAbandonedRuns', () => {
     recordRun(dir, 'died', gone);
     // The owner's pid now names another process (this one): a reused pid is not the owner.
     recordRun(dir, 'reused', { pid: process.pid, pid_start: (me.pid_start ?? 0) + 1 });
+    recordRun(dir, '.being-built.new', gone);
     fs.mkdirSync(path.join(dir, 'runs', 'half-written'));
     fs.writeFileSync(path.join(dir, 'runs', 'half-written', 'run.json'), '{"run_id": "half');
     const found = findAbandonedRuns(dir).map((run) => run.record.run_id).sort();
