@@ -28,15 +28,22 @@ export function findMarkedProcesses(runId: string): MarkedProcess[] {
   return markedPids(runId).map(({ pid }) => ({ pid, command: commandOf(pid) }));
 }
 
-/** The pids (and process groups) of live processes carrying the run's marker. Linux reads
+export interface MarkedPid {
+  readonly pid: number;
+  /** Its process group; null when it exited while we looked. */
+  readonly pgid: number | null;
+}
+
+/** The pids (and process groups) of live processes carrying the run's marker; with
+ * `enough`, the scan may stop at the first one it accepts. Linux reads
  * /proc/<pid>/environ of processes of our own uid only; elsewhere `ps` prints environments. */
-export function markedPids(runId: string): { pid: number; pgid: number | null }[] {
+export function markedPids(runId: string, enough?: (found: MarkedPid) => boolean): MarkedPid[] {
   if (!isRunId(runId)) throw new TypeError(`markedPids: not a run id: ${JSON.stringify(runId)}`);
-  return markedFromProc(runId) ?? markedFromPs(runId);
+  return markedFromProc(runId, enough) ?? markedFromPs(runId);
 }
 
 /** null where there is no /proc. A zombie's environ reads empty, so it never matches. */
-function markedFromProc(runId: string): { pid: number; pgid: number | null }[] | null {
+function markedFromProc(runId: string, enough?: (found: MarkedPid) => boolean): MarkedPid[] | null {
   let entries: string[];
   try {
     entries = readdirSync('/proc');
@@ -45,11 +52,13 @@ function markedFromProc(runId: string): { pid: number; pgid: number | null }[] |
   }
   const needle = Buffer.from(`${RUN_ID_ENV}=${runId}\0`);
   const uid = process.getuid?.() ?? -1;
-  const found: { pid: number; pgid: number | null }[] = [];
+  const found: MarkedPid[] = [];
   for (const entry of entries) {
     const pid = Number(entry);
-    if (!Number.isInteger(pid) || pid <= 1 || pid === process.pid) continue;
-    if (environHas(entry, needle, uid)) found.push({ pid, pgid: readStat(entry)?.pgrp ?? null });
+    if (!Number.isInteger(pid) || pid <= 1 || pid === process.pid || !environHas(entry, needle, uid)) continue;
+    const marked = { pid, pgid: readStat(entry)?.pgrp ?? null };
+    found.push(marked);
+    if (enough?.(marked)) break;
   }
   return found;
 }
@@ -82,7 +91,7 @@ function environHas(pid: string, needle: Buffer, uid: number): boolean {
 
 /** macOS and the BSDs: `ps -E` appends each process's environment to its command line
  * (only for our own processes); `-x` includes those without a terminal, as daemons are. */
-function markedFromPs(runId: string): { pid: number; pgid: number | null }[] {
+function markedFromPs(runId: string): MarkedPid[] {
   let out: string;
   try {
     out = execFileSync('ps', ['-x', '-E', '-ww', '-o', 'pid=,pgid=,command='], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });

@@ -9,7 +9,10 @@ export class ProcessTree {
 
   /** True while a process of the group or a marked one is running (zombies do not count). */
   alive(): boolean {
-    return groupHasLiveMembers(this.pgid) || this.outsiders().length > 0;
+    if (groupHasLiveMembers(this.pgid)) return true;
+    if (this.runId === null) return false;
+    // One marked process outside the group is enough to know: stop the scan there.
+    return markedPids(this.runId, (p) => p.pgid !== this.pgid).some((p) => p.pgid !== this.pgid);
   }
 
   /** Signals the group and each marked process outside it (a member gets it once: a
