@@ -87,6 +87,8 @@ async function run(files: string[], options: RunOptions): Promise<void> {
   const [{ runTests }, { Interrupts }] = await Promise.all([import('../core/run.js'), import('../core/request.js')]);
   const interrupts = new Interrupts();
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => interrupts.raise(signal));
+  // A closed terminal (SIGHUP) ends the run as SIGTERM does; by default it would kill run-tests alone.
+  process.on('SIGHUP', () => interrupts.raise('SIGTERM'));
   const { report, tests } = await runTests(request, interrupts);
   if (junitPath !== null) await writeJunit(junitPath, report, tests);
   exit(report.exit_code, (await (renderer ?? loadRenderer(options.json === true)))(report));
@@ -124,14 +126,14 @@ async function loadRenderer(json: boolean): Promise<Renderer> {
 
 async function show(which: string | undefined, options: { json?: boolean; cwd?: string }): Promise<void> {
   const { storedReport } = await import('./runs-command.js');
-  const { text, report } = storedReport(resolveCwd(options.cwd), which ?? 'last');
+  const { text, report } = await storedReport(resolveCwd(options.cwd), which ?? 'last');
   // The stored file is the bytes --json printed; the human view is rendered again from it.
   exit(0, options.json ? text : (await loadRenderer(false))(report));
 }
 
 async function runs(options: { json?: boolean; cwd?: string; limit?: string }): Promise<void> {
   const { runListings, renderListings } = await import('./runs-command.js');
-  const listed = runListings(resolveCwd(options.cwd), options.limit === undefined ? null : parseCount('--limit', options.limit));
+  const listed = await runListings(resolveCwd(options.cwd), options.limit === undefined ? null : parseCount('--limit', options.limit));
   exit(0, options.json ? `${JSON.stringify({ runs: listed }, null, 2)}\n` : renderListings(listed));
 }
 

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { recoverAbandoned } from '../core/abandoned.js';
 import { usageError } from '../core/errors.js';
 import type { RunReport } from '../core/report.js';
 import type { Summary } from '../core/types.js';
@@ -10,10 +11,22 @@ import { listRuns, readRun, runIds, RUN_REPORT, inProgress, type StoredRun } fro
 /** The `.run-tests/` a run started in `cwd` writes to: that of the enclosing project. */
 const artifactsDir = (cwd: string): string => path.join(findProjectRoot(cwd) ?? cwd, ARTIFACTS_DIR);
 
+/** How long a process of an abandoned run gets between SIGTERM and SIGKILL, as a run's
+ * default --kill-grace. */
+const RECOVERY_GRACE_MS = 5000;
+
+/** Runs whose run-tests died are recorded `abandoned` (and what they left running is
+ * killed) before any stored run is shown or listed, as before a run. */
+async function recovered(cwd: string): Promise<string> {
+  const dir = artifactsDir(cwd);
+  await recoverAbandoned(dir, RECOVERY_GRACE_MS);
+  return dir;
+}
+
 /** `run-tests show [<id>|last]`: the stored report's text, as `--json` first printed it;
  * with `json` false it is parsed for the human renderer. */
-export function storedReport(cwd: string, which: string): { text: string; report: RunReport } {
-  const dir = artifactsDir(cwd);
+export async function storedReport(cwd: string, which: string): Promise<{ text: string; report: RunReport }> {
+  const dir = await recovered(cwd);
   const file = which === 'last' ? path.join(dir, 'last-report.json') : reportFile(dir, which);
   let text: string;
   try {
@@ -51,8 +64,8 @@ export interface RunListing {
   readonly git: unknown;
 }
 
-export function runListings(cwd: string, limit: number | null): RunListing[] {
-  const runs = listRuns(artifactsDir(cwd));
+export async function runListings(cwd: string, limit: number | null): Promise<RunListing[]> {
+  const runs = listRuns(await recovered(cwd));
   return (limit === null ? runs : runs.slice(0, limit)).map(listing);
 }
 

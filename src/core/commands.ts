@@ -32,6 +32,8 @@ export async function runCommands(invocation: Invocation, options: CommandsOptio
       killGraceMs: options.killGraceMs,
       tee: options.tee,
       maxLogBytes: options.maxLogBytes,
+      // The marker (RUN_TESTS_RUN_ID) every process of the run carries.
+      runId: options.runId ?? null,
     });
     holdBackOptimizingCompiler();
     const unsubscribe = interrupts.on((signal) => child.interrupt(signal));
@@ -54,7 +56,7 @@ const combineOutcomes = (a: ProcessOutcome, b: ProcessOutcome): ProcessOutcome =
     timedOut: a.timedOut || b.timedOut,
     interrupted: a.interrupted || b.interrupted,
     durationMs: a.durationMs + b.durationMs,
-    leftoverProcesses: a.leftoverProcesses || b.leftoverProcesses,
+    leaked: [...a.leaked, ...b.leaked],
   };
 };
 

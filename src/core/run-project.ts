@@ -3,9 +3,10 @@ import type { Adapter, Invocation, PlanRequest } from '../adapters/types.js';
 import { readProjectFacts, type ProjectFacts } from '../detect/facts.js';
 import { detectRunner, type Detection } from '../detect/detect.js';
 import type { ProjectSelection } from '../detect/roots.js';
-import type { ProcessOutcome } from '../process/index.js';
+import { leakWarning, type ProcessOutcome } from '../process/index.js';
 import { artifactPaths, checkArtifactsDir, clearArtifacts, ensureArtifactsDir, foreignLinks, type ArtifactPaths } from '../store/artifacts.js';
 import { readLastFailures, readLastFailuresOrSetAside, writeLastFailures, type LastFailures } from '../store/last-failures.js';
+import { recoverAbandoned } from './abandoned.js';
 import { buildReport, harnessErrorReport, nothingToRerun, type Context } from './build-report.js';
 import { afterRun, beginRecord, completeRecord, DEFAULT_KEEP_RUNS, lockedOutWarning } from './run-record.js';
 import { runCommands } from './commands.js';
@@ -17,6 +18,7 @@ import type { RunReport } from './report.js';
 import type { Interrupts, RunRequest } from './request.js';
 import { planRerun, rerunRules, selectRerun } from './rerun.js';
 import { runnerFailure } from './runner-failure.js';
+import { displayCommand } from './quote.js';
 import type { FailedTest, FailedTestRecord, ParsedReport, RunStatus, TestResult } from './types.js';
 import { onPath } from '../process/index.js';
 import { decide, summarize } from './verdict.js';
@@ -39,6 +41,7 @@ export async function runProject(request: RunRequest, selection: ProjectSelectio
   try {
     // Before anything is read from it: a link or a file there is refused.
     checkArtifactsDir(artifacts.dir);
+    const abandoned = await recoverAbandoned(artifacts.dir, request.killGraceMs);
     const facts = readProjectFacts(selection.root);
     detection = request.custom
       ? { adapter: (await import('../adapters/custom.js')).customAdapter(request.custom), reason: '--command given' }
@@ -64,7 +67,7 @@ export async function runProject(request: RunRequest, selection: ProjectSelectio
       invocation: planned.invocation,
       files: selection.files,
       selected: chosen?.selected ?? null,
-      notes: [...(warning === null ? [] : [warning]), ...(chosen?.warnings ?? []), ...planned.warnings],
+      notes: [...abandoned, ...(warning === null ? [] : [warning]), ...(chosen?.warnings ?? []), ...planned.warnings],
     }, interrupts);
   } catch (error) {
     if (!(error instanceof HarnessError) || error.code === 'USAGE') throw error;
@@ -178,7 +181,7 @@ async function finish(run: Execution, outcome: ProcessOutcome, follower: ReportF
   const failedEarly = runnerFailure(adapter, outcome, tests.length, run.invocation.noTestsExitCodes ?? [], artifacts.log);
   // The runner's own words replace the verdict's "no usable report".
   const warnings = [...run.notes, ...read.warnings, ...(failedEarly ? [] : verdict.warnings)];
-  if (outcome.leftoverProcesses) warnings.push('the runner left processes behind in its process group; run-tests killed them');
+  if (outcome.leaked.length > 0) warnings.push(leakWarning(outcome.leaked));
   const rules = rerunRules(adapter);
   const missing = run.selected ? notRun(run.selected, tests, rules) : [];
   if (missing.length > 0 && verdict.status !== 'interrupted' && verdict.status !== 'timed_out') {

@@ -19,4 +19,7 @@ const loaders = {
 
 export type ParserId = keyof typeof loaders;
 
+/** Whether a parser id read from a file (a run's record) names a parser. */
+export const isParserId = (id: unknown): id is ParserId => typeof id === 'string' && Object.hasOwn(loaders, id);
+
 export const loadParser = (id: ParserId): Promise<ParserFactory> => loaders[id]();

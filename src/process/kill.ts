@@ -19,25 +19,23 @@ export function killProcessGroup(pgid: number, signal: NodeJS.Signals | 0): bool
  * container PID 1 may never reap orphans, and kill(-pgid, 0) still finds them. */
 export function groupHasLiveMembers(pgid: number): boolean {
   if (!killProcessGroup(pgid, 0)) return false;
-  const members = liveMembersFromProc(pgid);
-  return members === null ? true : members > 0;
+  const members = groupMembers(pgid);
+  return members === null ? true : members.length > 0;
 }
 
-/** Counts non-zombie processes of the group from /proc; null where there is no /proc. */
-function liveMembersFromProc(pgid: number): number | null {
+/** The group's live (non-zombie) processes from /proc; null where there is no /proc. */
+export function groupMembers(pgid: number): number[] | null {
   let entries: string[];
   try {
     entries = readdirSync('/proc');
   } catch {
     return null;
   }
-  let live = 0;
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry)) continue;
+  return entries.flatMap((entry) => {
+    if (!/^\d+$/.test(entry)) return [];
     const stat = readStat(entry);
-    if (stat !== null && stat.pgrp === pgid && stat.state !== 'Z' && stat.state !== 'X') live++;
-  }
-  return live;
+    return stat !== null && stat.pgrp === pgid && stat.state !== 'Z' && stat.state !== 'X' ? [Number(entry)] : [];
+  });
 }
 
 /** Parses state and pgrp from /proc/<pid>/stat; comm may contain spaces and parens. */

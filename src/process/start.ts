@@ -4,7 +4,8 @@ import path from 'node:path';
 import crossSpawn from 'cross-spawn';
 import { HarnessError } from '../core/errors.js';
 import { monotonicMs } from './clock.js';
-import { groupHasLiveMembers, killProcessGroup } from './kill.js';
+import { withRunMarker, type MarkedProcess } from './marker.js';
+import { ProcessTree } from './tree.js';
 import { FileTail } from './file-tail.js';
 import { RunLog } from './log.js';
 import { openAppend, openFresh, openRead } from '../store/atomic.js';
@@ -14,7 +15,7 @@ import { validateStartOptions } from './options.js';
 import { spawnError } from './spawn-error.js';
 import type { ProcessOutcome, RunningProcess, StartOptions } from './types.js';
 
-/** How long group members may outlive the runner before they count as leftovers. */
+/** How long group members (and marked processes) may outlive the runner before they count as leftovers. */
 const LEFTOVER_WAIT_MS = 500;
 /** How often a group sent SIGTERM (or a forwarded signal) is looked at until it is gone. */
 const GROUP_POLL_MS = 50;
@@ -103,7 +104,8 @@ class Run implements RunningProcess {
   private leftoverWaitOver = false;
   private timedOut = false;
   private interrupted = false;
-  private leftoverProcesses = false;
+  private leaked: readonly MarkedProcess[] = [];
+  private tree: ProcessTree | null = null;
   private finished = false;
   private groupWatch: NodeJS.Timeout | null = null;
   /** stderr's lines, appended to the file the runner's stdout goes to. */
@@ -128,7 +130,7 @@ class Run implements RunningProcess {
     try {
       this.child = crossSpawn(command, args, {
         cwd: options.cwd,
-        env: options.env,
+        env: options.runId ? withRunMarker(options.env, options.runId) : options.env,
         stdio: ['ignore', capture.writeFd, 'pipe'],
         detached: true, // setsid(): the runner leads a new group we can signal as a whole
       });
@@ -140,6 +142,7 @@ class Run implements RunningProcess {
       fs.closeSync(capture.writeFd); // the runner has its own
     }
     this.pid = this.child.pid ?? 0;
+    this.tree = new ProcessTree(this.pid, options.runId ?? null);
     this.child.on('error', (error) => this.onError(error));
     this.child.once('exit', (code, signal) => this.onExit(code, signal));
     this.child.once('close', () => this.onClose());
@@ -158,7 +161,8 @@ class Run implements RunningProcess {
     if (this.finished || this.pid === 0) return;
     this.interrupted = true;
     this.clearTimeout();
-    if (killProcessGroup(this.pid, signal)) this.note(`interrupted; sent ${signal} to process group ${this.pid}`);
+    const signalled = this.tree?.signal(signal);
+    if (signalled) this.note(`interrupted; sent ${signal} to ${signalled}`);
     if (signal === 'SIGKILL') this.sigkillAt ??= monotonicMs();
     this.termination ??= { reason: 'interrupt', signal };
     this.armKill();
@@ -193,21 +197,25 @@ class Run implements RunningProcess {
     if (!this.finished && !this.stdioClosed) this.watchForeignPipeHolders(this.log.bytes);
   }
 
-  /** The run is over when the leader has exited, its output is closed and no member
-   * of its group is left running. */
+  /** The run is over when the leader has exited, its output is closed and no process
+   * of its tree (its group, and those carrying its marker) is left running. */
   private maybeFinish(): void {
     if (this.finished || this.exit === null) return;
-    const membersLeft = groupHasLiveMembers(this.pid);
+    // Nothing to decide yet, whatever is running: spare the scan of every process.
+    if (this.termination === null && !this.leftoverWaitOver && !this.stdioClosed) return;
+    const membersLeft = this.tree?.alive() === true;
     if (membersLeft && this.termination === null) {
       if (this.leftoverWaitOver) {
-        this.leftoverProcesses = true;
-        this.terminate('leftover', `the runner exited but processes of its group were still running ${formatMs(LEFTOVER_WAIT_MS)} later`);
+        this.leaked = this.tree?.leftovers() ?? [];
+        this.terminate('leftover', `the runner exited but processes it started were still running ${formatMs(LEFTOVER_WAIT_MS)} later`);
       }
       return;
     }
     if (!this.stdioClosed) return;
     if (!membersLeft) return void this.finish();
     if (this.sigkillAt !== null && monotonicMs() - this.sigkillAt > REAP_DEADLINE_MS) return void this.finish();
+    // One started as SIGKILL went out (a setsid in a dying parent) gets it too.
+    if (this.sigkillAt !== null) this.tree?.signal('SIGKILL');
     this.watchSignalledGroup();
   }
 
@@ -226,7 +234,8 @@ class Run implements RunningProcess {
     if (this.termination !== null) return;
     this.termination = { reason, signal: 'SIGTERM' };
     this.clearTimeout();
-    if (killProcessGroup(this.pid, 'SIGTERM')) this.note(`${why}; sent SIGTERM to process group ${this.pid}`);
+    const signalled = this.tree?.signal('SIGTERM');
+    if (signalled) this.note(`${why}; sent SIGTERM to ${signalled}`);
     this.armKill();
     this.watchSignalledGroup();
   }
@@ -237,9 +246,8 @@ class Run implements RunningProcess {
     this.after(this.options.killGraceMs, () => {
       this.sigkillAt = monotonicMs();
       const sent = this.termination?.signal ?? 'SIGTERM';
-      if (groupHasLiveMembers(this.pid) && killProcessGroup(this.pid, 'SIGKILL')) {
-        this.note(`process group ${this.pid} still running ${formatMs(this.options.killGraceMs)} after ${sent}; sent SIGKILL`);
-      }
+      const signalled = this.tree?.alive() ? this.tree.signal('SIGKILL') : null;
+      if (signalled) this.note(`${signalled} still running ${formatMs(this.options.killGraceMs)} after ${sent}; sent SIGKILL`);
       this.maybeFinish();
       if (!this.finished && !this.stdioClosed && this.exit !== null) this.watchForeignPipeHolders(this.log.bytes);
     });
@@ -250,7 +258,7 @@ class Run implements RunningProcess {
   private watchForeignPipeHolders(bytesBefore: number): void {
     this.after(Math.max(this.options.killGraceMs, LEFTOVER_WAIT_MS), () => {
       if (this.finished || this.stdioClosed) return;
-      if (groupHasLiveMembers(this.pid) || this.log.bytes !== bytesBefore) {
+      if (this.tree?.alive() || this.log.bytes !== bytesBefore) {
         return this.watchForeignPipeHolders(this.log.bytes);
       }
       this.note(`output pipes still held open by a process outside process group ${this.pid}; stopped reading`);
@@ -270,7 +278,7 @@ class Run implements RunningProcess {
       timedOut: this.timedOut,
       interrupted: this.interrupted,
       durationMs: exit.at - this.startedAt,
-      leftoverProcesses: this.leftoverProcesses,
+      leaked: this.leaked,
     };
     try {
       await this.closeFiles();

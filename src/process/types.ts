@@ -1,4 +1,5 @@
 /** The contract between the runner process and the rest of run-tests. */
+import type { MarkedProcess } from './marker.js';
 
 export interface StartOptions {
   /** argv[0] is the executable; run without a shell. */
@@ -21,6 +22,9 @@ export interface StartOptions {
   readonly timeoutMs: number | null;
   /** How long SIGTERM (or a forwarded signal) may take before SIGKILL. */
   readonly killGraceMs: number;
+  /** Names the run: set as RUN_TESTS_RUN_ID in the child's environment, so processes that
+   * leave its process group are found and killed with it. Absent or null: no marker. */
+  readonly runId?: string | null;
   /** Live pass-through of the child's output, e.g. process.stderr for --stream. */
   readonly tee?: NodeJS.WritableStream | null;
 }
@@ -33,8 +37,9 @@ export interface ProcessOutcome {
   readonly interrupted: boolean;
   /** From spawn until the runner (the group leader) exited, on a monotonic clock. */
   readonly durationMs: number;
-  /** Members of the group outlived the runner and had to be killed. */
-  readonly leftoverProcesses: boolean;
+  /** Processes (of the group, or carrying the run's marker) that outlived the runner
+   * and had to be killed; empty when none did, and after a timeout or interrupt. */
+  readonly leaked: readonly MarkedProcess[];
 }
 
 export interface RunningProcess {
@@ -43,6 +48,7 @@ export interface RunningProcess {
   /** Resolves after the log is flushed and closed; rejects with a HarnessError if
    * the runner could not be started. */
   readonly done: Promise<ProcessOutcome>;
-  /** Forwards the signal to the whole group; SIGKILL follows after the grace. */
+  /** Forwards the signal to the whole group and the marked processes outside it;
+   * SIGKILL follows after the grace. */
   interrupt(signal: NodeJS.Signals): void;
 }

@@ -20,7 +20,7 @@ describe('runCommands', () => {
   it('runs every command in turn into one log, and keeps the first non-zero exit', async () => {
     const { invocation, logPath } = setup([script('exit-with.js', '0'), script('exit-with.js', '3'), script('exit-with.js', '5')]);
     const outcome = await runCommands(invocation, { logPath, timeoutMs: 10_000, killGraceMs: 500, tee: null, maxLogBytes: null }, new Interrupts());
-    expect(outcome).toMatchObject({ exitCode: 3, signal: null, timedOut: false, interrupted: false, leftoverProcesses: false });
+    expect(outcome).toMatchObject({ exitCode: 3, signal: null, timedOut: false, interrupted: false, leaked: [] });
     expect(fs.readFileSync(logPath, 'utf8')).toBe('exit-with: exiting with 0\nexit-with: exiting with 3\nexit-with: exiting with 5\n');
   });
 

@@ -20,7 +20,7 @@ describe('startProcess: large output', () => {
       signal: null,
       timedOut: false,
       interrupted: false,
-      leftoverProcesses: false,
+      leaked: [],
       durationMs: expect.any(Number),
     });
     expect(statSync(options.logPath).size).toBe(200 * MIB);

@@ -3,7 +3,7 @@ import { performance } from 'node:perf_hooks';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startProcess } from '../../../src/process/index.js';
-import { isGone, nodeScript, readLog, removeTempDirs, tempDir } from './helpers.js';
+import { isGone, nodeScript, readLog, removeTempDirs, scripts, tempDir } from './helpers.js';
 
 afterAll(removeTempDirs);
 
@@ -18,7 +18,7 @@ describe('startProcess: the whole process group', () => {
       signal: 'SIGTERM', // the runner itself obeyed SIGTERM; its grandchild needed SIGKILL
       timedOut: true,
       interrupted: false,
-      leftoverProcesses: false,
+      leaked: [],
       durationMs: expect.any(Number),
     });
     expect(outcome.durationMs).toBeGreaterThanOrEqual(1500);
@@ -44,15 +44,16 @@ describe('startProcess: the whole process group', () => {
       signal: null,
       timedOut: false,
       interrupted: false,
-      leftoverProcesses: true,
+      leaked: [{ pid: expect.any(Number), command: `${process.execPath} ${join(scripts, 'forever.js')}` }],
       durationMs: expect.any(Number),
     });
     const log = readLog(options.logPath);
     const background = Number(/background pid (\d+)/.exec(log)?.[1]);
     expect(background).toBeGreaterThan(0);
+    expect(outcome.leaked[0]?.pid).toBe(background);
     expect(isGone(background)).toBe(true);
     expect(log).toContain(
-      `run-tests: the runner exited but processes of its group were still running 500ms later; sent SIGTERM to process group ${run.pid}\n`,
+      `run-tests: the runner exited but processes it started were still running 500ms later; sent SIGTERM to process group ${run.pid}\n`,
     );
     expect(log).not.toContain('SIGKILL'); // forever.js obeys SIGTERM
   });

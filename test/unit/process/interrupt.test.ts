@@ -16,7 +16,7 @@ describe('RunningProcess.interrupt', () => {
       signal: 'SIGINT',
       timedOut: false,
       interrupted: true,
-      leftoverProcesses: false,
+      leaked: [],
       durationMs: expect.any(Number),
     });
     expect(outcome.durationMs).toBeLessThan(5000);
@@ -38,7 +38,7 @@ describe('RunningProcess.interrupt', () => {
       signal: 'SIGKILL',
       timedOut: false,
       interrupted: true,
-      leftoverProcesses: false,
+      leaked: [],
       durationMs: expect.any(Number),
     });
     expect(killedAfter).toBeGreaterThanOrEqual(500);

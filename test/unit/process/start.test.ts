@@ -8,7 +8,7 @@ import { hasOpenFd, nodeScript, openFdsUnder, readLog, removeTempDirs, scripts, 
 
 afterAll(removeTempDirs);
 
-const plainExit = { signal: null, timedOut: false, interrupted: false, leftoverProcesses: false };
+const plainExit = { signal: null, timedOut: false, interrupted: false, leaked: [] };
 
 describe('startProcess: exit status', () => {
   it.each([0, 3, 42])('reports exit code %i', async (code) => {

@@ -14,7 +14,7 @@ describe('startProcess: timeout', () => {
       signal: 'SIGTERM',
       timedOut: true,
       interrupted: false,
-      leftoverProcesses: false,
+      leaked: [],
       durationMs: expect.any(Number),
     });
     expect(outcome.durationMs).toBeGreaterThanOrEqual(1000);
@@ -32,7 +32,7 @@ describe('startProcess: timeout', () => {
       signal: 'SIGKILL',
       timedOut: true,
       interrupted: false,
-      leftoverProcesses: false,
+      leaked: [],
       durationMs: expect.any(Number),
     });
     expect(outcome.durationMs).toBeGreaterThanOrEqual(1000 + 500);

@@ -1,0 +1,91 @@
+import path from 'node:path';
+import type { ReportSource } from '../adapters/types.js';
+import { isParserId } from '../parsers/index.js';
+import { killMarkedProcesses } from '../process/index.js';
+import { findAbandonedRuns, type AbandonedRun } from '../store/abandoned.js';
+import { writeJsonAtomic } from '../store/atomic.js';
+import { isFailure, toRecord } from './failures.js';
+import { followReports, type ReadReports } from './follow-reports.js';
+import { SCHEMA_VERSION, type RunReport } from './report.js';
+import { EXIT_CODES, summarize } from './verdict.js';
+
+/** A report of an abandoned run: the RunReport contract, with the run's id and start. */
+export type AbandonedReport = RunReport & { readonly run_id: string; readonly started_at: string | null; readonly finished_at: string | null };
+
+/** Finds this project's runs whose run-tests died before they ended (SIGKILL, the OOM
+ * killer), kills what still carries their marker, and writes each its report.json with
+ * status `abandoned` and the results its reports held. Returns a warning per run for the
+ * run that found them. Costs one readdir when there is nothing to recover. */
+export async function recoverAbandoned(artifactsDir: string, killGraceMs: number): Promise<string[]> {
+  const warnings: string[] = [];
+  for (const run of findAbandonedRuns(artifactsDir)) {
+    try {
+      warnings.push(await recover(run, killGraceMs));
+    } catch (error) {
+      // An old run's leftovers must never stop this one.
+      warnings.push(`run ${run.record.run_id} was abandoned, but recording it failed: ${(error as Error).message}`);
+    }
+  }
+  return warnings;
+}
+
+async function recover(run: AbandonedRun, killGraceMs: number): Promise<string> {
+  const killed = await killMarkedProcesses(run.record.run_id, killGraceMs);
+  const read = await readPartialResults(run);
+  const file = path.join(run.dir, 'report.json');
+  writeJsonAtomic(file, abandonedReport(run, read, killed.length));
+  const still = killed.length === 0 ? '' : `; killed ${killed.length} ${killed.length === 1 ? 'process' : 'processes'} still running it`;
+  return `run ${run.record.run_id}${run.record.started_at ? ` (started ${run.record.started_at})` : ''} was abandoned: run-tests died before it ended${still}; its report: ${file}`;
+}
+
+/** The run's recorded report sources, parsed as they were left. */
+async function readPartialResults(run: AbandonedRun): Promise<ReadReports> {
+  const sources: ReportSource[] = run.record.reports.flatMap((r) => {
+    if (!isParserId(r.parser)) return [];
+    const hints = isStringRecord(r.hints) ? { hints: r.hints } : {};
+    return [{ path: r.path, parser: r.parser, ...hints }];
+  });
+  if (sources.length === 0) return { report: null, warnings: [], error: null };
+  return (await followReports(sources, run.record.project_root, null)).finish();
+}
+
+const isStringRecord = (value: unknown): value is Record<string, string> =>
+  typeof value === 'object' && value !== null && Object.values(value).every((v) => typeof v === 'string');
+
+function abandonedReport(run: AbandonedRun, read: ReadReports, killed: number): AbandonedReport {
+  const { record } = run;
+  const tests = read.report?.tests ?? null;
+  const results = tests === null ? 'no results were recorded' : `the ${tests.length} ${tests.length === 1 ? 'result' : 'results'} its reports held ${tests.length === 1 ? 'is' : 'are'} kept`;
+  return {
+    schema_version: SCHEMA_VERSION,
+    source: 'run',
+    status: 'abandoned',
+    exit_code: EXIT_CODES.abandoned,
+    framework: record.framework,
+    reason: null,
+    command: record.command,
+    project_root: record.project_root,
+    exit_status: null,
+    signal: null,
+    timed_out: false,
+    duration_ms: 0,
+    summary: summarize(tests),
+    failed_tests: (tests ?? []).filter(isFailure).map(toRecord),
+    rerun: null,
+    artifact: record.log,
+    failures_file: null,
+    next: null,
+    warnings: [
+      `run-tests (pid ${record.pid}) died before the run ended; ${results}`,
+      ...(killed > 0 ? [`a later run-tests killed ${killed} ${killed === 1 ? 'process' : 'processes'} still carrying the run's marker`] : []),
+      ...read.warnings,
+      ...(read.report === null && read.error !== null ? [read.error.message] : []),
+    ],
+    error: null,
+    projects: [],
+    run_id: record.run_id,
+    started_at: record.started_at,
+    // When it ended is not known: run-tests died without a word.
+    finished_at: null,
+  };
+}

@@ -1,0 +1,63 @@
+import { commandOf, findMarkedProcesses, type MarkedProcess } from './marker.js';
+import { groupMembers } from './kill.js';
+
+/** After SIGKILL processes die in moments; never wait for them forever. */
+const REAP_DEADLINE_MS = 2000;
+const POLL_MS = 20;
+/** A leak warning names this many processes, then says how many more there were. */
+const MAX_LISTED = 10;
+
+/** Sends the signal to each process; one that is gone (or not ours) is skipped. Returns
+ * how many were sent it. */
+export function signalEach(pids: readonly number[], signal: NodeJS.Signals): number {
+  let sent = 0;
+  for (const pid of pids) {
+    if (!Number.isInteger(pid) || pid <= 1 || pid === process.pid) continue;
+    try {
+      process.kill(pid, signal);
+      sent++;
+    } catch {
+      // ESRCH: gone already; EPERM: not ours to signal.
+    }
+  }
+  return sent;
+}
+
+/** The processes that outlive a run: members of its group and every process carrying
+ * its marker, each once. */
+export function leftoverProcesses(pgid: number, runId: string | null): MarkedProcess[] {
+  const marked = runId === null ? [] : findMarkedProcesses(runId);
+  const seen = new Set(marked.map((p) => p.pid));
+  const members = (groupMembers(pgid) ?? []).filter((pid) => !seen.has(pid) && pid !== process.pid);
+  return [...members.map((pid) => ({ pid, command: commandOf(pid) })), ...marked].sort((a, b) => a.pid - b.pid);
+}
+
+/** `leaked processes: 12 sleep 300, 13 node server.js`, at most MAX_LISTED of them. */
+export function leakWarning(leaked: readonly MarkedProcess[]): string {
+  const listed = leaked.slice(0, MAX_LISTED).map((p) => `${p.pid} ${p.command}`).join(', ');
+  const more = leaked.length > MAX_LISTED ? ` and ${leaked.length - MAX_LISTED} more` : '';
+  return `leaked processes: ${listed}${more}; run-tests killed them`;
+}
+
+/** Kills every process carrying the run's marker: SIGTERM, then SIGKILL to those still
+ * running after the grace. Resolves with the processes found, once they are gone (or
+ * REAP_DEADLINE_MS after SIGKILL). */
+export async function killMarkedProcesses(runId: string, graceMs: number): Promise<MarkedProcess[]> {
+  const found = findMarkedProcesses(runId);
+  if (found.length === 0) return found;
+  signalEach(found.map((p) => p.pid), 'SIGTERM');
+  if (!(await markedGoneWithin(runId, graceMs))) {
+    signalEach(findMarkedProcesses(runId).map((p) => p.pid), 'SIGKILL');
+    await markedGoneWithin(runId, REAP_DEADLINE_MS);
+  }
+  return found;
+}
+
+async function markedGoneWithin(runId: string, ms: number): Promise<boolean> {
+  const end = Date.now() + ms;
+  for (;;) {
+    if (findMarkedProcesses(runId).length === 0) return true;
+    if (Date.now() >= end) return false;
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+}
