@@ -19,8 +19,11 @@ export class ProcessTree {
    * second SIGINT is "force quit" to some runners). Returns what was signalled, for the
    * log, or null when nothing was left to signal. */
   signal(signal: NodeJS.Signals): string | null {
+    // The scan first: between the group's signal and the caller's note in the log, the
+    // runner may already answer it there (its output goes straight to the log).
+    const outsiders = this.outsiders();
     const group = killProcessGroup(this.pgid, signal);
-    const outside = signalEach(this.outsiders(), signal);
+    const outside = signalEach(outsiders, signal);
     if (!group && outside === 0) return null;
     const others = `${outside} ${outside === 1 ? 'process' : 'processes'} carrying ${RUN_ID_ENV}`;
     if (!group) return `${others} outside process group ${this.pgid}`;

@@ -58,10 +58,10 @@ describe('jest through its programmatic API', () => {
   it('shows a command that, typed in the project root, runs what ran', async () => {
     const dir = await jestFixture('jest-mixed');
     const { report } = await runJson(['--cwd', dir, 'test/second.test.js', '--name', 'top level']);
-    expect(report.command).toBe(`node ${REPO}reporters/jest/launch.cjs --package node_modules/jest --report .run-tests/jest-events.jsonl --path test/second.test.js --name 'top level' --`);
+    expect(report.command).toBe(`node ${REPO}reporters/jest/launch.cjs --package node_modules/jest --report .run-tests/runs/${report.run_id}/jest-events.jsonl --path test/second.test.js --name 'top level' --`);
     const typed = spawnSync('sh', ['-c', report.command ?? ''], { cwd: dir, encoding: 'utf8' });
     expect([typed.status, /^Tests: +1 failed, 1 passed, 2 total$/m.test(typed.stderr)]).toEqual([1, true]);
-    const events = await fs.readFile(path.join(dir, '.run-tests/jest-events.jsonl'), 'utf8');
+    const events = await fs.readFile(path.join(dir, `.run-tests/runs/${report.run_id}/jest-events.jsonl`), 'utf8');
     expect(events).toContain('"top level fails"');
   });
 

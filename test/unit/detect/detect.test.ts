@@ -27,7 +27,7 @@ describe('detectRunner', () => {
 
   it('falls back to minitest through rake for a Gemfile or a Rakefile', () => {
     expect(detect({ Gemfile: '' })).toEqual(['minitest', 'Gemfile found, without bin/rails or rspec in Gemfile.lock: minitest through `bundle exec rake test`']);
-    expect(detect({ Rakefile: '' })).toEqual(['minitest', 'Rakefile found, without a Gemfile: minitest through `rake test`']);
+    expect(detect({ Rakefile: '' })).toEqual(['minitest', 'Rakefile found, without a Gemfile: minitest through `rake test` (the Rakefile declares no test task: `rake test` runs only what rake finds under that name)']);
   });
 
   it('says what it looked for, and where, when nothing applies', () => {
