@@ -19,6 +19,7 @@ import { runnerFailure } from './runner-failure.js';
 import type { FailedTest, FailedTestRecord, ParsedReport, RunStatus, TestResult } from './types.js';
 import { onPath } from '../process/index.js';
 import { decide, summarize } from './verdict.js';
+import { bindTree, type TreeBinding } from './drift.js';
 
 /** A project's report, and every result it was built from (for exports such as JUnit). */
 export interface ProjectRun {
@@ -114,6 +115,7 @@ async function execute(run: Execution, interrupts: Interrupts): Promise<ProjectR
     maxLogBytes: invocation.reports.some((report) => report.path === artifacts.log) ? null : request.maxLogBytes,
   }, interrupts);
   request.onRunnerStarted?.();
+  const tree = bindTree(run.root, [...invocation.reports.map((r) => r.path), ...(invocation.captureOutput ? [invocation.captureOutput] : [])]);
   const live = request.liveCount ? liveCount(request.liveCount) : null;
   const following = followReports(invocation.reports, run.root, live?.show ?? null);
   following.catch(() => undefined); // awaited below, once the runner is done
@@ -129,7 +131,7 @@ async function execute(run: Execution, interrupts: Interrupts): Promise<ProjectR
   } finally {
     live?.clear();
   }
-  return finish(run, outcome, await following);
+  return finish(run, outcome, await following, tree);
 }
 
 /** `N tests finished…` on one terminal line, cleared when the run ends. */
@@ -144,8 +146,10 @@ function liveCount(out: NodeJS.WriteStream): { show: (n: number) => void; clear:
   };
 }
 
-async function finish(run: Execution, outcome: ProcessOutcome, follower: ReportFollower): Promise<ProjectRun> {
+async function finish(run: Execution, outcome: ProcessOutcome, follower: ReportFollower, tree: TreeBinding): Promise<ProjectRun> {
   const { request, artifacts } = run;
+  // The second look at the tree (a git process) overlaps reading the results.
+  const bound = tree.finish();
   const adapter = run.detection.adapter;
   const read = follower.finish();
   const report = read.report;
@@ -177,6 +181,8 @@ async function finish(run: Execution, outcome: ProcessOutcome, follower: ReportF
   // A rerun that lost some of its selection proves nothing about those tests.
   if (status === 'passed' && missing.length > 0) status = 'error';
   const wroteResults = recordFailures(run, tests, status, report?.complete === true);
+  const { fields: treeFields, warnings: treeWarnings } = await bound;
+  warnings.push(...treeWarnings);
   const result = buildReport(asRan(run, report?.ran), {
     status,
     outcome,
@@ -189,6 +195,7 @@ async function finish(run: Execution, outcome: ProcessOutcome, follower: ReportF
     packages: report?.packages,
     notes: report?.notes,
   });
+  Object.assign(result, treeFields);
   writeJsonAtomic(artifacts.lastReport, result);
   return { report: result, tests };
 }
