@@ -10,38 +10,50 @@ export const MAX_DRIFT_PATHS = 20;
 
 const UNKNOWN = 'the project files could not be listed before and after the run: whether they changed during it is unknown';
 
+export interface TreeDrift {
+  readonly fields: TreeFields;
+  readonly warnings: readonly string[];
+}
+
 export interface TreeBinding {
   /** Looks at the tree again once the runner is done, and says what changed. */
-  finish(): Promise<{ readonly fields: TreeFields; readonly warnings: readonly string[] }>;
+  finish(): Promise<TreeDrift>;
 }
 
 /** Looks at the project's tree as the runner starts (without waiting: it overlaps the
  * runner's start), to compare it with the tree once the runner is done. `own` are files
- * the run itself writes into the project (its reports), which are no change. Tests that
- * change files in the runner's first moments, before this look, go unseen. */
+ * the run itself writes into the project (its reports), which are no change. A change
+ * made before that first look still counts by its change time, if it left the file
+ * listed (a tracked file restored to its committed content leaves no trace). */
 export function bindTree(root: string, own: readonly string[] = []): TreeBinding {
-  // Taken as the runner has just been spawned: it cannot have changed anything yet.
-  const startedNs = BigInt(Date.now()) * 1_000_000n;
+  // The runner has just been spawned and cannot have changed anything yet; the clock
+  // gives whole ms, and the next one is the first a change of the run can be stamped in.
+  const sinceNs = BigInt(Date.now() + 1) * 1_000_000n;
   const skip = new Set(own.map((file) => path.relative(root, file).split(path.sep).join('/')));
-  // Never rejects: the run may end (a runner that cannot start) without asking.
-  const before = snapshot(root, skip).catch(() => null);
-  return {
-    async finish() {
-      const first = await before;
-      const now = first === null ? null : first.git ? await gitState(root, first.git.top, skip) : restat(root, first);
-      if (first === null || now === null) return { fields: {}, warnings: [UNKNOWN] };
-      return compare(first, now, startedNs);
-    },
-  };
+  const before = firstLook(root, skip);
+  return { finish: async () => lookAgain(await before, root, skip, sinceNs) };
 }
 
-async function snapshot(root: string, skip: ReadonlySet<string>): Promise<TreeState> {
-  const top = await gitTop(root);
-  return (top === null ? null : await gitState(root, top, skip)) ?? walkState(root, skip);
+/** The tree through git, else by walking it; null when it could not be looked at.
+ * Never rejects: the run may end (a runner that cannot start) without asking. */
+export async function firstLook(root: string, skip: ReadonlySet<string>): Promise<TreeState | null> {
+  try {
+    const top = await gitTop(root);
+    return (top === null ? null : await gitState(root, top, skip)) ?? (await walkState(root, skip));
+  } catch {
+    return null;
+  }
+}
+
+/** Compares the tree as it is now with `before`, counting what changed since `sinceNs`. */
+export async function lookAgain(before: TreeState | null, root: string, skip: ReadonlySet<string>, sinceNs: bigint): Promise<TreeDrift> {
+  const now = before === null ? null : before.git ? await gitState(root, before.git.top, skip) : restat(root, before);
+  if (before === null || now === null) return { fields: {}, warnings: [UNKNOWN] };
+  return compare(before, now, sinceNs);
 }
 
 /** The fields, and a warning naming what changed while the tests ran. */
-export function compare(before: TreeState, after: TreeState, sinceNs: bigint): { fields: TreeFields; warnings: string[] } {
+export function compare(before: TreeState, after: TreeState, sinceNs: bigint): TreeDrift {
   const changed = changedPaths(before, after, sinceNs);
   const shown = changed.slice(0, MAX_DRIFT_PATHS);
   const more = changed.length - shown.length;
