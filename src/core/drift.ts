@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { RunReport } from './report.js';
-import { changedPaths, gitState, gitTop, restat, walkState, type TreeState } from './tree-state.js';
+import { gitState, gitStateAgain, gitTop } from './tree-git.js';
+import { changedPaths, restat, walkState, type TreeState } from './tree-state.js';
 
 /** The report's fields that bind it to the tree it ran on (see RunReport.git, .drift). */
 export type TreeFields = Pick<RunReport, 'git' | 'drift' | 'drift_paths' | 'drift_paths_more'>;
@@ -47,7 +48,7 @@ export async function firstLook(root: string, skip: ReadonlySet<string>): Promis
 
 /** Compares the tree as it is now with `before`, counting what changed since `sinceNs`. */
 export async function lookAgain(before: TreeState | null, root: string, skip: ReadonlySet<string>, sinceNs: bigint): Promise<TreeDrift> {
-  const now = before === null ? null : before.git ? await gitState(root, before.git.top, skip) : restat(root, before);
+  const now = before === null ? null : before.git ? await gitStateAgain(root, before.git, skip, sinceNs) : restat(root, before);
   if (before === null || now === null) return { fields: {}, warnings: [UNKNOWN] };
   return compare(before, now, sinceNs);
 }

@@ -2,117 +2,11 @@ import { describe, expect, it } from '@jest/globals';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { changedPaths, gitState, gitTop, parseStatus, restat, walkState } from '../../../src/core/tree-state.js';
-import { git, gitRepo, write } from '../../support/git-repo.js';
+import { changedPaths, restat, walkState } from '../../../src/core/tree-state.js';
+import { write } from '../../support/git-repo.js';
 
 /** No file can have changed after this: only the fingerprints tell changes apart. */
 const NEVER = 1n << 80n;
-
-async function state(root: string) {
-  const top = await gitTop(root);
-  if (top === null) throw new Error(`${root} is not in a git work tree`);
-  const got = await gitState(root, top, new Set());
-  if (got === null) throw new Error('git status failed');
-  return got;
-}
-
-describe('parseStatus', () => {
-  it('reads the branch oid and each kind of entry from git itself, paths with spaces and renames included', () => {
-    const dir = gitRepo({ 'a.txt': 'a\n', 'old name.txt': 'o\n', 'keep.txt': 'k\n' });
-    write(dir, { 'a.txt': 'changed\n', 'new dir/un tracked.txt': 'u\n' });
-    git(dir, 'mv', 'old name.txt', 'new name.txt');
-    const { oid, entries } = parseStatus(git(dir, 'status', '--porcelain=v2', '--branch', '-z', '--untracked-files=all') + '\0');
-    expect(oid).toBe(git(dir, 'rev-parse', 'HEAD'));
-    expect(entries.map((e) => [e.line.split(' ').slice(0, 2).join(' '), e.file])).toEqual([
-      ['1 .M', 'a.txt'],
-      ['2 R.', 'new name.txt'],
-      ['?', 'new dir/un tracked.txt'],
-    ]);
-  });
-
-  it('gives no revision on an unborn HEAD', () => {
-    const dir = gitRepo();
-    expect(parseStatus(git(dir, 'status', '--porcelain=v2', '--branch', '-z')).oid).toBeNull();
-  });
-});
-
-describe('gitState', () => {
-  it('names the revision, and is clean when only untracked or ignored files differ', async () => {
-    const dir = gitRepo({ 'a.txt': 'a\n', '.gitignore': 'ignored/\n' });
-    const clean = await state(dir);
-    expect(clean.git).toEqual({ revision: git(dir, 'rev-parse', 'HEAD'), dirty: false, top: dir });
-    expect([...clean.files.keys()]).toEqual([]);
-    write(dir, { 'loose.txt': 'x\n', 'ignored/out.txt': 'x\n', '.run-tests/last-test.log': 'log\n' });
-    const untracked = await state(dir);
-    expect(untracked.git?.dirty).toBe(false);
-    // .run-tests/ is run-tests' own, even where git does not ignore it.
-    expect([...untracked.files.keys()]).toEqual(['loose.txt']);
-  });
-
-  it('is dirty when a tracked file differs from HEAD, staged or not; on an unborn HEAD, when a file is staged', async () => {
-    const dir = gitRepo({ 'a.txt': 'a\n', 'b.txt': 'b\n' });
-    write(dir, { 'a.txt': 'changed\n' });
-    expect((await state(dir)).git?.dirty).toBe(true);
-    git(dir, 'checkout', '--', 'a.txt');
-    fs.rmSync(path.join(dir, 'b.txt'));
-    git(dir, 'add', '-A');
-    expect((await state(dir)).git?.dirty).toBe(true);
-    const unborn = gitRepo();
-    write(unborn, { 'new.txt': 'n\n' });
-    expect((await state(unborn)).git).toEqual({ revision: null, dirty: false, top: unborn });
-    git(unborn, 'add', 'new.txt');
-    expect((await state(unborn)).git).toEqual({ revision: null, dirty: true, top: unborn });
-  });
-
-  it('looks at the whole work tree from a project below its top, paths relative to the project', async () => {
-    const dir = gitRepo({ 'app/a.txt': 'a\n', 'lib/l.txt': 'l\n' });
-    const root = path.join(dir, 'app');
-    const before = await state(root);
-    write(dir, { 'lib/l.txt': 'edited\n', 'app/new.txt': 'n\n' });
-    const after = await state(root);
-    expect(after.git?.dirty).toBe(true);
-    expect(changedPaths(before, after, NEVER)).toEqual(['../lib/l.txt', 'new.txt']);
-  });
-
-  it('is null outside a work tree', async () => {
-    const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'run-tests-tree-')));
-    expect(await gitTop(dir)).toBeNull();
-  });
-});
-
-describe('changedPaths through git', () => {
-  it('finds a file that was dirty before and is edited again to the same size', async () => {
-    const dir = gitRepo({ 'a.txt': 'aaaa\n', 'b.txt': 'b\n' });
-    write(dir, { 'a.txt': 'bbbb\n', 'loose.txt': 'x\n' });
-    const before = await state(dir);
-    expect(changedPaths(before, await state(dir), NEVER)).toEqual([]);
-    write(dir, { 'a.txt': 'cccc\n', 'loose.txt': 'y\n' });
-    expect(changedPaths(before, await state(dir), NEVER)).toEqual(['a.txt', 'loose.txt']);
-  });
-
-  it('finds files that became clean, were deleted or created, and leaves the paths it is told to skip', async () => {
-    const dir = gitRepo({ 'a.txt': 'a\n', 'b.txt': 'b\n' });
-    write(dir, { 'a.txt': 'dirty\n' });
-    const top = dir;
-    const skip = new Set(['report.xml']);
-    const before = await gitState(dir, top, skip);
-    git(dir, 'checkout', '--', 'a.txt');
-    fs.rmSync(path.join(dir, 'b.txt'));
-    write(dir, { 'c.txt': 'c\n', 'report.xml': '<x/>' });
-    const after = await gitState(dir, top, skip);
-    if (before === null || after === null) throw new Error('git status failed');
-    expect(changedPaths(before, after, NEVER)).toEqual(['a.txt', 'b.txt', 'c.txt']);
-  });
-
-  it('counts a file changed since the runner started even when the first look came after the change', async () => {
-    const dir = gitRepo({ 'a.txt': 'a\n' });
-    const startedNs = BigInt(Date.now()) * 1_000_000n - 10_000_000_000n;
-    write(dir, { 'a.txt': 'early\n' });
-    const late = await state(dir);
-    expect(changedPaths(late, await state(dir), startedNs)).toEqual(['a.txt']);
-    expect(changedPaths(late, await state(dir), NEVER)).toEqual([]);
-  });
-});
 
 describe('without git', () => {
   it('watches the files it walked, not hidden directories, node_modules or __pycache__, nor new files', async () => {
