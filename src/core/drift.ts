@@ -29,33 +29,33 @@ export interface TreeBinding {
 export function bindTree(root: string, own: readonly string[] = []): TreeBinding {
   // The runner has just been spawned and cannot have changed anything yet; the clock
   // gives whole ms, and the next one is the first a change of the run can be stamped in.
-  const sinceNs = BigInt(Date.now() + 1) * 1_000_000n;
+  const sinceMs = Date.now() + 1;
   const skip = new Set(own.map((file) => path.relative(root, file).split(path.sep).join('/')));
   const before = firstLook(root, skip);
-  return { finish: async () => lookAgain(await before, root, skip, sinceNs) };
+  return { finish: async () => lookAgain(await before, root, skip, sinceMs) };
 }
 
 /** The tree through git, else by walking it; null when it could not be looked at.
  * Never rejects: the run may end (a runner that cannot start) without asking. */
 export async function firstLook(root: string, skip: ReadonlySet<string>): Promise<TreeState | null> {
   try {
-    const top = await gitTop(root);
-    return (top === null ? null : await gitState(root, top, skip)) ?? (await walkState(root, skip));
+    const where = await gitTop(root);
+    return (where === null ? null : await gitState(root, where, skip)) ?? (await walkState(root, skip));
   } catch {
     return null;
   }
 }
 
-/** Compares the tree as it is now with `before`, counting what changed since `sinceNs`. */
-export async function lookAgain(before: TreeState | null, root: string, skip: ReadonlySet<string>, sinceNs: bigint): Promise<TreeDrift> {
-  const now = before === null ? null : before.git ? await gitStateAgain(root, before.git, skip, sinceNs) : restat(root, before);
+/** Compares the tree as it is now with `before`, counting what changed since `sinceMs`. */
+export async function lookAgain(before: TreeState | null, root: string, skip: ReadonlySet<string>, sinceMs: number): Promise<TreeDrift> {
+  const now = before === null ? null : before.git ? await gitStateAgain(root, before.git, skip, sinceMs) : restat(root, before);
   if (before === null || now === null) return { fields: {}, warnings: [UNKNOWN] };
-  return compare(before, now, sinceNs);
+  return compare(before, now, sinceMs);
 }
 
 /** The fields, and a warning naming what changed while the tests ran. */
-export function compare(before: TreeState, after: TreeState, sinceNs: bigint): TreeDrift {
-  const changed = changedPaths(before, after, sinceNs);
+export function compare(before: TreeState, after: TreeState, sinceMs: number): TreeDrift {
+  const changed = changedPaths(before, after, sinceMs);
   const shown = changed.slice(0, MAX_DRIFT_PATHS);
   const more = changed.length - shown.length;
   const fields: TreeFields = {

@@ -1,15 +1,15 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
-import { dirPrint, fingerprint, relativeTo, type FileState, type GitState, type TreeState } from './tree-state.js';
+import { dirPrint, fingerprint, relativeTo, type FileState, type GitState, type StatusEntry, type TreeState } from './tree-state.js';
 
 /** How long one git command may take before the tree counts as unreadable. */
 const GIT_TIMEOUT_MS = 10_000;
 /** Fingerprints taken at most: beyond them, git's listing alone tells paths apart. */
 const MAX_STATS = 5000;
-/** Directories watched at most; a larger tree is listed whole again after the run. */
-const MAX_DIRS = 5000;
-/** Changed directories asked about one by one at most; beyond, the whole tree is. */
-const MAX_CHANGED_DIRS = 100;
+/** Tracked files watched at most; a larger tree is listed whole again after the run. */
+const MAX_WATCHED = 20_000;
+/** Paths asked about one by one at most; beyond, the whole tree is. */
+const MAX_ASKED = 100;
 
 /** git with its optional locks off: it runs beside the tests, and must never take the
  * index lock from a test (or an editor) that runs git itself. */
@@ -20,18 +20,21 @@ function git(args: readonly string[], cwd: string): Promise<string | null> {
   });
 }
 
-/** The work tree's top directory, or null when `root` is not in one (or git is missing). */
-export async function gitTop(root: string): Promise<string | null> {
-  const out = await git(['rev-parse', '--show-toplevel'], root);
-  return out === null || out.trim() === '' ? null : path.resolve(out.trim());
+/** The work tree's top directory and its index file, or null when `root` is not in a
+ * work tree (or git is missing). */
+export async function gitTop(root: string): Promise<{ top: string; index: string } | null> {
+  const [top, index] = (await git(['rev-parse', '--show-toplevel', '--git-path', 'index'], root))?.split('\n') ?? [];
+  return top && index ? { top: path.resolve(top), index: path.resolve(root, index) } : null;
 }
 
 /** The first look, at the whole work tree (a sibling package edited is an input too):
- * every path git lists as changed or untracked, with its fingerprint, and the times of
- * the directories that hold tracked or listed files. Ignored paths and run-tests' own
- * `.run-tests/` are left out. Null when git cannot tell. */
-export async function gitState(root: string, top: string, skip: ReadonlySet<string>): Promise<TreeState | null> {
-  const [status, tracked] = await Promise.all([
+ * every path git lists as changed or untracked, with its fingerprint; ignored paths and
+ * run-tests' own `.run-tests/` are left out. Then, for a cheap second look, the
+ * fingerprints of every tracked file, of the directories holding them or untracked
+ * files, and of git's index. Null when git cannot tell. */
+export async function gitState(root: string, where: { top: string; index: string }, skip: ReadonlySet<string>): Promise<TreeState | null> {
+  const { top, index } = where;
+  const [status, listed] = await Promise.all([
     git(['status', '--porcelain=v2', '--branch', '-z', '--untracked-files=all'], top),
     git(['ls-files', '-z'], top),
   ]);
@@ -39,48 +42,76 @@ export async function gitState(root: string, top: string, skip: ReadonlySet<stri
   const { oid, entries } = parseStatus(status);
   const files = filesOf(root, top, entries, skip);
   const untracked = entries.filter((e) => e.line === '?').map((e) => e.file);
-  const dirty = entries.some((e) => e.line !== '?' && files.has(relativeTo(root, top, e.file)));
-  const dirs = tracked === null ? null : directories(top, [...tracked.split('\0'), ...untracked]);
-  return { git: { revision: oid, dirty, top, untracked, dirs }, files };
+  const changes = entries.filter((e) => e.line !== '?');
+  const dirty = changes.some((e) => files.has(relativeTo(root, top, e.file)));
+  const tracked = listed === null ? [] : listed.split('\0').filter((file) => file !== '');
+  const watched = listed !== null && tracked.length <= MAX_WATCHED;
+  return {
+    git: {
+      revision: oid, dirty, top, index, untracked, changes,
+      indexPrint: fingerprint(index),
+      tracked: watched ? printsOf(top, tracked, fingerprint) : null,
+      dirs: watched ? printsOf(top, directories([...tracked, ...untracked]), dirPrint) : null,
+    },
+    files,
+  };
 }
 
-/** The second look, after the run, cheaper than the first: git lists the tracked files
- * that differ from HEAD (its index makes that quick); untracked files are the ones seen
- * before, looked at again, and those git finds in the directories whose times moved, or
- * that changed since `sinceNs` (a file created in one just before the first look). */
-export async function gitStateAgain(root: string, before: GitState, skip: ReadonlySet<string>, sinceNs: bigint): Promise<TreeState | null> {
-  const { top, dirs } = before;
-  if (dirs === null) return gitState(root, top, skip);
-  const changed = [...dirs].filter(([dir, then]) => {
-    const now = dirPrint(path.join(top, dir));
-    return now.print !== then.print || (now.changedNs !== null && now.changedNs >= sinceNs);
-  }).map(([dir]) => dir);
+/** The second look, after the run, at what may have changed since the first: tracked
+ * files whose fingerprint moved, or that changed since `sinceMs` (an edit between git's
+ * look and ours), asked about by name (all of them when git's index changed); untracked
+ * files seen before, looked at again; and those git finds in the directories whose
+ * fingerprint moved. Nothing changed, no git process. */
+export async function gitStateAgain(root: string, before: GitState, skip: ReadonlySet<string>, sinceMs: number): Promise<TreeState | null> {
+  const { top, tracked, dirs } = before;
+  if (tracked === null || dirs === null) return gitState(root, before, skip);
+  const suspects = moved(tracked, top, fingerprint, sinceMs);
+  const index = fingerprint(before.index);
+  const whole = index.print !== before.indexPrint.print || (index.changedMs !== null && index.changedMs >= sinceMs);
+  const changedDirs = moved(dirs, top, dirPrint, sinceMs);
   const [status, fresh] = await Promise.all([
-    git(['status', '--porcelain=v2', '-z', '--untracked-files=no'], top),
-    changed.length === 0 ? '' : git(['ls-files', '-o', '--exclude-standard', '-z', '--', ...pathspecs(changed)], top),
+    whole || suspects.length > 0 ? git(['status', '--porcelain=v2', '-z', '--untracked-files=no', '--', ...pathspecs(whole ? [''] : suspects)], top) : '',
+    changedDirs.length > 0 ? git(['ls-files', '-o', '--exclude-standard', '-z', '--', ...pathspecs(changedDirs)], top) : '',
   ]);
   if (status === null || fresh === null) return null;
+  const asked = whole ? null : new Set(suspects);
+  // What git was not asked about is as it was: the same entries, and no others.
+  const kept = asked === null ? [] : before.changes.filter((e) => !asked.has(e.file));
   const untracked = new Set([...before.untracked, ...fresh.split('\0').filter((file) => file !== '')]);
-  const entries = [...[...untracked].map((file) => ({ line: '?', file })), ...parseStatus(status).entries];
+  const entries = [...[...untracked].map((file) => ({ line: '?', file })), ...kept, ...parseStatus(status).entries];
   return { git: { ...before, untracked: [...untracked] }, files: filesOf(root, top, entries, skip) };
 }
 
-const pathspecs = (dirs: readonly string[]): string[] =>
-  dirs.length > MAX_CHANGED_DIRS || dirs.includes('') ? ['.'] : dirs.map((dir) => `:(literal)${dir}`);
+function printsOf(top: string, names: Iterable<string>, print: (file: string) => FileState): Map<string, FileState> {
+  return new Map([...names].map((name) => [name, print(path.join(top, name))]));
+}
+
+/** The names whose fingerprint moved, or that changed since `sinceMs`. */
+function moved(prints: ReadonlyMap<string, FileState>, top: string, print: (file: string) => FileState, sinceMs: number): string[] {
+  const names: string[] = [];
+  for (const [name, then] of prints) {
+    const now = print(path.join(top, name));
+    if (now.print !== then.print || (now.changedMs !== null && now.changedMs >= sinceMs)) names.push(name);
+  }
+  return names;
+}
+
+const pathspecs = (names: readonly string[]): string[] =>
+  names.length > MAX_ASKED || names.includes('') ? ['.'] : names.map((name) => `:(literal)${name}`);
 
 function filesOf(root: string, top: string, entries: readonly StatusEntry[], skip: ReadonlySet<string>): Map<string, FileState> {
   const files = new Map<string, FileState>();
   for (const [index, { line, file }] of entries.entries()) {
     const relative = relativeTo(root, top, file);
     if (isOurs(relative) || skip.has(relative)) continue;
-    const state = index < MAX_STATS ? fingerprint(path.join(top, file)) : { print: '', changedNs: null };
-    files.set(relative, { print: `${line}\0${state.print}`, changedNs: state.changedNs });
+    const state = index < MAX_STATS ? fingerprint(path.join(top, file)) : { print: '', changedMs: null };
+    files.set(relative, { print: `${line}\0${state.print}`, changedMs: state.changedMs });
   }
   return files;
 }
 
-/** The top and every directory above each file, with its times; null past MAX_DIRS. */
-function directories(top: string, files: readonly string[]): Map<string, FileState> | null {
+/** The top and every directory above each file. */
+function directories(files: readonly string[]): Set<string> {
   const names = new Set(['']);
   for (const file of files) {
     for (let slash = file.lastIndexOf('/'); slash > 0; slash = file.lastIndexOf('/', slash - 1)) {
@@ -88,21 +119,13 @@ function directories(top: string, files: readonly string[]): Map<string, FileSta
       if (names.has(dir)) break;
       names.add(dir);
     }
-    if (names.size > MAX_DIRS) return null;
   }
-  return new Map([...names].map((dir) => [dir, dirPrint(path.join(top, dir))]));
+  return names;
 }
 
 /** `.run-tests/` (the log grows during the run), at the project root or, in a monorepo,
  * at a sibling project's. */
 const isOurs = (relative: string): boolean => /(^|\/)\.run-tests(\/|$)/.test(relative);
-
-interface StatusEntry {
-  /** The entry without its path: its kind, XY, and modes and object names where given. */
-  readonly line: string;
-  /** Relative to the work tree's top. */
-  readonly file: string;
-}
 
 /** `git status --porcelain=v2 --branch -z`: `# branch.oid <oid|(initial)>`, then
  * `1 XY sub mH mI mW hH hI path`, `2 … path` followed by the original path as a field

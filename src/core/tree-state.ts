@@ -15,19 +15,33 @@ export interface GitState {
   readonly dirty: boolean;
   /** The work tree's top directory. */
   readonly top: string;
+  /** git's index file, and its fingerprint: a `git add` during the run changes it. */
+  readonly index: string;
+  readonly indexPrint: FileState;
+  /** What git listed as differing from HEAD (paths relative to top). */
+  readonly changes: readonly StatusEntry[];
   /** Untracked files, relative to top: their edits move no directory's times. */
   readonly untracked: readonly string[];
-  /** Every directory holding a file git lists (relative to top, '' for top), with its
-   * times: a file created or removed moves them. null when there are too many. */
+  /** Every tracked file, relative to top, with its fingerprint; null in a tree too large. */
+  readonly tracked: ReadonlyMap<string, FileState> | null;
+  /** Every directory holding a tracked or untracked file ('' for top), with its times:
+   * a file created or removed moves them. null with `tracked`. */
   readonly dirs: ReadonlyMap<string, FileState> | null;
+}
+
+export interface StatusEntry {
+  /** The entry without its path: its kind, XY, and modes and object names where given. */
+  readonly line: string;
+  /** Relative to the work tree's top. */
+  readonly file: string;
 }
 
 export interface FileState {
   /** git's entry and the file's size, times and inode ('missing' for a missing file). */
   readonly print: string;
-  /** When the file last changed (its ctime, which no one can set back), in ns; null when
+  /** When the file last changed (its ctime, which no one can set back), in ms; null when
    * missing or not looked at. */
-  readonly changedNs: bigint | null;
+  readonly changedMs: number | null;
 }
 
 /** Without git, the files watched at most (the first found, directory by directory). */
@@ -36,14 +50,21 @@ const MAX_WALKED = 2000;
  * caches or installs, and are not walked (nor is any hidden one: .git, .run-tests, .venv). */
 const NOT_WALKED = new Set(['node_modules', '__pycache__', 'target', 'tmp', 'log', 'coverage']);
 
-/** Size, modification and change times (to the nanosecond where the file system has
- * them) and inode: an edit that keeps the size still moves mtime or ctime. */
+/** Size, modification and change times (to a fraction of a µs) and inode: an edit that
+ * keeps the size still moves mtime or ctime. */
 export function fingerprint(file: string): FileState {
+  const s = lstat(file);
+  return s ? { print: `${s.size}:${s.mtimeMs}:${s.ctimeMs}:${s.ino}`, changedMs: s.ctimeMs } : MISSING;
+}
+
+const MISSING: FileState = { print: 'missing', changedMs: null };
+
+/** Not { bigint: true }: a third slower, for precision a double of ms already has. */
+function lstat(file: string): fs.Stats | undefined {
   try {
-    const s = fs.lstatSync(file, { bigint: true });
-    return { print: `${s.size}:${s.mtimeNs}:${s.ctimeNs}:${s.ino}`, changedNs: s.ctimeNs };
+    return fs.lstatSync(file, { throwIfNoEntry: false });
   } catch {
-    return { print: 'missing', changedNs: null };
+    return undefined; // ENOTDIR, EACCES: gone as far as run-tests can tell
   }
 }
 
@@ -70,12 +91,8 @@ export async function walkState(root: string, skip: ReadonlySet<string>): Promis
 
 /** A directory's times and inode: what a file created or removed in it moves. */
 export function dirPrint(dir: string): FileState {
-  try {
-    const s = fs.lstatSync(dir, { bigint: true });
-    return { print: `${s.mtimeNs}:${s.ctimeNs}:${s.ino}`, changedNs: s.ctimeNs };
-  } catch {
-    return { print: 'missing', changedNs: null };
-  }
+  const s = lstat(dir);
+  return s ? { print: `${s.mtimeMs}:${s.ctimeMs}:${s.ino}`, changedMs: s.ctimeMs } : MISSING;
 }
 
 /** `file` (under `top`) relative to the project root, `/`-separated. */
@@ -91,13 +108,13 @@ export function restat(root: string, before: TreeState): TreeState {
 }
 
 /** The paths whose fingerprint differs, that only one state lists, or that `after` saw
- * change since `sinceNs` (wall clock, ns): a change the runner made before `before` was
+ * change since `sinceMs` (wall clock, ms): a change the runner made before `before` was
  * taken still counts. Sorted. */
-export function changedPaths(before: TreeState, after: TreeState, sinceNs: bigint): string[] {
+export function changedPaths(before: TreeState, after: TreeState, sinceMs: number): string[] {
   const changed = new Set<string>();
   for (const [file, state] of before.files) if (after.files.get(file)?.print !== state.print) changed.add(file);
   for (const [file, state] of after.files) {
-    if (!before.files.has(file) || (state.changedNs !== null && state.changedNs >= sinceNs)) changed.add(file);
+    if (!before.files.has(file) || (state.changedMs !== null && state.changedMs >= sinceMs)) changed.add(file);
   }
   return [...changed].sort();
 }

@@ -3,11 +3,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { gitState, gitStateAgain, gitTop, parseStatus } from '../../../src/core/tree-git.js';
-import { changedPaths, dirPrint, type TreeState } from '../../../src/core/tree-state.js';
+import { changedPaths, dirPrint, fingerprint, type TreeState } from '../../../src/core/tree-state.js';
 import { git, gitRepo, write } from '../../support/git-repo.js';
 
 /** No file can have changed after this: only the fingerprints tell changes apart. */
-const NEVER = 1n << 80n;
+const NEVER = Number.POSITIVE_INFINITY;
 
 /** The first look at the work tree holding `root`. */
 async function state(root: string, skip: ReadonlySet<string> = new Set()): Promise<TreeState> {
@@ -19,9 +19,9 @@ async function state(root: string, skip: ReadonlySet<string> = new Set()): Promi
 }
 
 /** The second look, after `before`. */
-async function again(root: string, before: TreeState, sinceNs = NEVER, skip: ReadonlySet<string> = new Set()): Promise<TreeState> {
+async function again(root: string, before: TreeState, sinceMs = NEVER, skip: ReadonlySet<string> = new Set()): Promise<TreeState> {
   if (before.git === null) throw new Error('no git state');
-  const got = await gitStateAgain(root, before.git, skip, sinceNs);
+  const got = await gitStateAgain(root, before.git, skip, sinceMs);
   if (got === null) throw new Error('git status failed');
   return got;
 }
@@ -113,7 +113,7 @@ describe('changedPaths through git', () => {
 
   it('counts a file changed since the runner started even when the first look came after the change', async () => {
     const dir = gitRepo({ 'a.txt': 'a\n' });
-    const startedNs = BigInt(Date.now()) * 1_000_000n - 10_000_000_000n;
+    const startedNs = Date.now() - 10_000;
     write(dir, { 'a.txt': 'early\n' });
     const late = await state(dir);
     expect(changedPaths(late, await again(dir, late), startedNs)).toEqual(['a.txt']);
@@ -131,15 +131,48 @@ describe('changedPaths through git', () => {
 
   it('asks again about a directory changed since the run started, though its times were taken after the change', async () => {
     const dir = gitRepo({ 'src/a.txt': 'a\n' });
-    const sinceNs = BigInt(Date.now()) * 1_000_000n - 10_000_000_000n;
+    const sinceMs = Date.now() - 10_000;
     const before = await state(dir);
     // As if git had listed src/ just before the file came, and its times were taken just after.
     write(dir, { 'src/early.txt': 'e\n' });
     const { git: then } = before;
     if (then === null || then.dirs === null) throw new Error('no directories');
     const late = { ...before, git: { ...then, dirs: new Map([...then.dirs.keys()].map((d) => [d, dirPrint(path.join(dir, d))])) } };
-    expect(changedPaths(late, await again(dir, late, sinceNs), sinceNs)).toEqual(['src/early.txt']);
+    expect(changedPaths(late, await again(dir, late, sinceMs), sinceMs)).toEqual(['src/early.txt']);
     expect(changedPaths(late, await again(dir, late, NEVER), NEVER)).toEqual([]);
+  });
+
+  it('asks again about a tracked file edited between git\'s look and its fingerprint', async () => {
+    const dir = gitRepo({ 'src/a.txt': 'a\n' });
+    const sinceMs = Date.now() - 10_000;
+    const before = await state(dir);
+    write(dir, { 'src/a.txt': 'edited\n' });
+    const { git: then } = before;
+    if (then === null || then.tracked === null) throw new Error('no tracked files');
+    const late = { ...before, git: { ...then, tracked: new Map([...then.tracked.keys()].map((f) => [f, fingerprint(path.join(dir, f))])) } };
+    expect(changedPaths(late, await again(dir, late, sinceMs), sinceMs)).toEqual(['src/a.txt']);
+    expect(changedPaths(late, await again(dir, late, NEVER), NEVER)).toEqual([]);
+  });
+
+  it('finds a change staged during the run, which leaves the file as it was', async () => {
+    const dir = gitRepo({ 'a.txt': 'a\n', 'b.txt': 'b\n' });
+    write(dir, { 'a.txt': 'edited\n' });
+    const before = await state(dir);
+    git(dir, 'add', 'a.txt');
+    expect(changedPaths(before, await again(dir, before), NEVER)).toEqual(['a.txt']);
+  });
+
+  it('runs no git after the run when no fingerprint moved', async () => {
+    const dir = gitRepo({ 'src/a.txt': 'a\n' });
+    write(dir, { 'src/a.txt': 'dirty\n', 'loose.txt': 'l\n' });
+    const before = await state(dir);
+    const saved = process.env.PATH;
+    process.env.PATH = '';
+    try {
+      expect(changedPaths(before, await again(dir, before), NEVER)).toEqual([]);
+    } finally {
+      process.env.PATH = saved;
+    }
   });
 });
 
