@@ -68,3 +68,15 @@ export function compare(before: TreeState, after: TreeState, sinceMs: number): T
   const named = `${shown.join(', ')}${more > 0 ? ` and ${more} more` : ''}`;
   return { fields, warnings: [`files of the project changed while the tests ran (${named}): the result may not describe the tree as it is now`] };
 }
+
+/** A merged report's drift: any project's, its paths relative to `cwd` (as failed_tests'
+ * files are). No `git`: each project's report carries its own. Empty when no project
+ * has a drift of its own (none ran). */
+export function mergeDrift(cwd: string, reports: readonly RunReport[]): TreeFields {
+  const bound = reports.filter((r) => r.drift !== undefined);
+  if (bound.length === 0) return {};
+  const paths = bound.flatMap((r) => (r.drift_paths ?? []).map((file) => path.relative(cwd, path.join(r.project_root, file)).split(path.sep).join('/')));
+  const more = bound.reduce((sum, r) => sum + (r.drift_paths_more ?? 0), 0);
+  const shown = paths.slice(0, MAX_DRIFT_PATHS);
+  return { drift: bound.some((r) => r.drift), drift_paths: shown, drift_paths_more: more + paths.length - shown.length };
+}

@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import fs from 'fs-extra';
+import os from 'node:os';
 import path from 'node:path';
 import { git } from '../support/git-repo.js';
 import { copyFixture, hasTools, runJson } from './helpers.js';
@@ -57,4 +58,18 @@ suite('the report bound to its tree', () => {
     expect(report.status).toBe('nothing_to_rerun');
     expect(['git', 'drift', 'drift_paths', 'drift_paths_more'].filter((key) => key in report)).toEqual([]);
   });
+
+  it('merges the projects\' drift for files from several projects, paths from where run-tests ran', async () => {
+    const root = fs.realpathSync(await fs.mkdtemp(path.join(os.tmpdir(), 'run-tests-drift-merged-')));
+    await copyFixture('node-test-drift', path.join(root, 'one'));
+    await copyFixture('node-test-drift', path.join(root, 'two'));
+    const { report } = await runJson(['--cwd', root, 'one/test/edit.test.js', 'two/test/calm.test.js']);
+    expect(report.projects.map((p) => [path.relative(root, p.project_root), p.status, p.drift, p.drift_paths])).toEqual([
+      ['one', 'passed', true, ['src/data.txt', 'test/calm.test.js']],
+      ['two', 'passed', false, []],
+    ]);
+    expect(report).toMatchObject({ status: 'passed', drift: true, drift_paths: ['one/src/data.txt', 'one/test/calm.test.js'], drift_paths_more: 0 });
+    expect(report.warnings).toEqual([`one: ${edited(['src/data.txt', 'test/calm.test.js'])}`]);
+  });
 });
+
