@@ -148,7 +148,7 @@ function liveCount(out: NodeJS.WriteStream): { show: (n: number) => void; clear:
 
 async function finish(run: Execution, outcome: ProcessOutcome, follower: ReportFollower, tree: TreeBinding): Promise<ProjectRun> {
   const { request, artifacts } = run;
-  // The second look at the tree (a git process) overlaps reading the results.
+  // The second look at the tree: where it asks git, git runs while the results are read.
   const bound = tree.finish();
   const adapter = run.detection.adapter;
   const read = follower.finish();
