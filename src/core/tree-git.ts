@@ -6,9 +6,11 @@ import { dirPrint, fingerprint, relativeTo, type FileState, type GitState, type 
 const GIT_TIMEOUT_MS = 10_000;
 /** Fingerprints taken at most: beyond them, git's listing alone tells paths apart. */
 const MAX_STATS = 5000;
-/** Tracked files watched at most: their stats after the run cost ~3 µs each between
- * the runner's end and the report. A larger tree is listed whole again by git. */
-const MAX_WATCHED = 5000;
+/** Tracked files watched by their stats at most. After the run, in a process that has
+ * not stat'ed before, each costs ~8 µs of the main thread between the runner's end and
+ * the report; a larger tree is listed again by git, in a process of its own that runs
+ * while the results are read. */
+export const MAX_WATCHED = 300;
 /** Paths asked about one by one at most; beyond, the whole tree is. */
 const MAX_ASKED = 100;
 
@@ -30,18 +32,14 @@ export async function gitTop(root: string): Promise<{ top: string; index: string
 
 /** The first look, at the whole work tree (a sibling package edited is an input too):
  * every path git lists as changed or untracked, with its fingerprint; ignored paths and
- * run-tests' own `.run-tests/` are left out. Then, for a cheap second look, the
- * fingerprints of every tracked file, of the directories holding them or untracked
- * files, and of git's index. Null when git cannot tell. */
+ * run-tests' own `.run-tests/` are left out. Then, for a cheap second look in a tree of
+ * at most MAX_WATCHED tracked files, the fingerprints of every tracked file, of the
+ * directories holding them or untracked files, and of git's index. Null when git cannot tell. */
 export async function gitState(root: string, where: { top: string; index: string }, skip: ReadonlySet<string>): Promise<TreeState | null> {
   const { top, index } = where;
-  const [status, listed] = await Promise.all([
-    git(['status', '--porcelain=v2', '--branch', '-z', '--untracked-files=all'], top),
-    git(['ls-files', '-z'], top),
-  ]);
-  if (status === null) return null;
-  const { oid, entries } = parseStatus(status);
-  const files = filesOf(root, top, entries, skip);
+  const [listing, listed] = await Promise.all([gitListing(root, top, skip), git(['ls-files', '-z'], top)]);
+  if (listing === null) return null;
+  const { oid, entries, files } = listing;
   const untracked = entries.filter((e) => e.line === '?').map((e) => e.file);
   const changes = entries.filter((e) => e.line !== '?');
   const dirty = changes.some((e) => files.has(relativeTo(root, top, e.file)));
@@ -62,10 +60,13 @@ export async function gitState(root: string, where: { top: string; index: string
  * files whose fingerprint moved, or that changed since `sinceMs` (an edit between git's
  * look and ours), asked about by name (all of them when git's index changed); untracked
  * files seen before, looked at again; and those git finds in the directories whose
- * fingerprint moved. Nothing changed, no git process. */
+ * fingerprint moved. Nothing changed, no git process. In a larger tree, git's listing again. */
 export async function gitStateAgain(root: string, before: GitState, skip: ReadonlySet<string>, sinceMs: number): Promise<TreeState | null> {
   const { top, tracked, dirs } = before;
-  if (tracked === null || dirs === null) return gitState(root, before, skip);
+  if (tracked === null || dirs === null) {
+    const listing = await gitListing(root, top, skip);
+    return listing && { git: before, files: listing.files };
+  }
   const suspects = moved(tracked, top, fingerprint, sinceMs);
   const index = fingerprint(before.index);
   const whole = index.print !== before.indexPrint.print || (index.changedMs !== null && index.changedMs >= sinceMs);
@@ -81,6 +82,14 @@ export async function gitStateAgain(root: string, before: GitState, skip: Readon
   const untracked = new Set([...before.untracked, ...fresh.split('\0').filter((file) => file !== '')]);
   const entries = [...[...untracked].map((file) => ({ line: '?', file })), ...kept, ...parseStatus(status).entries];
   return { git: { ...before, untracked: [...untracked] }, files: filesOf(root, top, entries, skip) };
+}
+
+/** Every path git lists as changed or untracked, with its fingerprint. */
+async function gitListing(root: string, top: string, skip: ReadonlySet<string>): Promise<{ oid: string | null; entries: StatusEntry[]; files: Map<string, FileState> } | null> {
+  const out = await git(['status', '--porcelain=v2', '--branch', '-z', '--untracked-files=all'], top);
+  if (out === null) return null;
+  const { oid, entries } = parseStatus(out);
+  return { oid, entries, files: filesOf(root, top, entries, skip) };
 }
 
 function printsOf(top: string, names: Iterable<string>, print: (file: string) => FileState): Map<string, FileState> {

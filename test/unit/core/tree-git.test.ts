@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { gitState, gitStateAgain, gitTop, parseStatus } from '../../../src/core/tree-git.js';
+import { gitState, gitStateAgain, gitTop, MAX_WATCHED, parseStatus } from '../../../src/core/tree-git.js';
 import { changedPaths, dirPrint, fingerprint, type TreeState } from '../../../src/core/tree-state.js';
 import { git, gitRepo, write } from '../../support/git-repo.js';
 
@@ -173,6 +173,17 @@ describe('changedPaths through git', () => {
     } finally {
       process.env.PATH = saved;
     }
+  });
+
+  it('in a tree of more tracked files than it watches, compares git\'s listings', async () => {
+    const files = Object.fromEntries(Array.from({ length: MAX_WATCHED + 1 }, (_, i) => [`f/${i}.txt`, `${i}\n`]));
+    const dir = gitRepo(files);
+    write(dir, { 'f/0.txt': 'dirty\n' });
+    const before = await state(dir);
+    expect(before.git?.tracked).toBeNull();
+    expect(changedPaths(before, await again(dir, before), NEVER)).toEqual([]);
+    write(dir, { 'f/0.txt': 'dirty again\n', 'f/1.txt': 'edited\n', 'new/n.txt': 'n\n' });
+    expect(changedPaths(before, await again(dir, before), NEVER)).toEqual(['f/0.txt', 'f/1.txt', 'new/n.txt']);
   });
 });
 
