@@ -12,7 +12,7 @@ const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
  * with nothing moved, it spawns no git and costs file stats only: less than one bare git
  * spawn. In a larger one git lists the tree (beside the reading of the results, in a
  * run): a few spawns' worth. */
-const MAX_RATIO = { small: 1, large: 4 };
+const MAX_RATIO = { small: 1, large: 5 };
 
 /**
  * A node script, bundled from src/core/drift.ts, that takes the first look at a tree
