@@ -11,9 +11,9 @@ const NEVER = Number.POSITIVE_INFINITY;
 
 /** The first look at the work tree holding `root`. */
 async function state(root: string, skip: ReadonlySet<string> = new Set()): Promise<TreeState> {
-  const top = await gitTop(root);
-  if (top === null) throw new Error(`${root} is not in a git work tree`);
-  const got = await gitState(root, top, skip);
+  const where = await gitTop(root);
+  if (where === null) throw new Error(`${root} is not in a git work tree`);
+  const got = await gitState(root, where, skip);
   if (got === null) throw new Error('git status failed');
   return got;
 }
