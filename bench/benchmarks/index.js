@@ -5,6 +5,7 @@ import { parsers } from './parsers.js';
 import { processLimits } from './process.js';
 import { runnerOverhead } from './runner-overhead.js';
 import { startup } from './startup.js';
+import { treeBinding } from './tree-binding.js';
 
 /** Every benchmark, in the order `npm run bench` runs them. */
-export const benchmarks = [startup, minitestOverhead, runnerOverhead, parsers, linearityBench, floodMemory, processLimits];
+export const benchmarks = [startup, minitestOverhead, runnerOverhead, parsers, linearityBench, floodMemory, processLimits, treeBinding];

@@ -40,4 +40,12 @@ export interface RunReport {
   /** For runners that test by package (go): each package tested, and whether its
    * result was replayed from the runner's cache. Absent for other runners. */
   readonly packages?: readonly PackageResult[];
+  /** In a git work tree, the revision the run started on (null: no commit yet) and
+   * whether tracked files then differed from it. Absent without git. */
+  readonly git?: { readonly revision: string | null; readonly dirty: boolean };
+  /** Whether the project's files changed while the runner ran, and which (at most 20,
+   * relative to project_root; drift_paths_more counts the rest). Absent when no runner started. */
+  readonly drift?: boolean;
+  readonly drift_paths?: readonly string[];
+  readonly drift_paths_more?: number;
 }

@@ -22,6 +22,7 @@ import { displayCommand } from './quote.js';
 import type { FailedTest, FailedTestRecord, ParsedReport, RunStatus, TestResult } from './types.js';
 import { onPath } from '../process/index.js';
 import { decide, summarize } from './verdict.js';
+import { bindTree, type TreeBinding } from './drift.js';
 
 /** A project's report, and every result it was built from (for exports such as JUnit). */
 export interface ProjectRun {
@@ -128,6 +129,7 @@ async function execute(run: Execution, interrupts: Interrupts): Promise<ProjectR
     maxLogBytes: invocation.reports.some((report) => report.path === artifacts.log) ? null : request.maxLogBytes,
   }, interrupts);
   request.onRunnerStarted?.();
+  const tree = bindTree(run.root, [...invocation.reports.map((r) => r.path), ...(invocation.captureOutput ? [invocation.captureOutput] : [])]);
   const live = request.liveCount ? liveCount(request.liveCount) : null;
   const following = followReports(invocation.reports, run.root, live?.show ?? null);
   following.catch(() => undefined); // awaited below, once the runner is done
@@ -143,7 +145,7 @@ async function execute(run: Execution, interrupts: Interrupts): Promise<ProjectR
   } finally {
     live?.clear();
   }
-  return finish({ ...run, notes: [...run.notes, ...said] }, outcome, await following);
+  return finish({ ...run, notes: [...run.notes, ...said] }, outcome, await following, tree);
 }
 
 /** `N tests finished…` on one terminal line, cleared when the run ends. */
@@ -158,8 +160,10 @@ function liveCount(out: NodeJS.WriteStream): { show: (n: number) => void; clear:
   };
 }
 
-async function finish(run: Execution, outcome: ProcessOutcome, follower: ReportFollower): Promise<ProjectRun> {
+async function finish(run: Execution, outcome: ProcessOutcome, follower: ReportFollower, tree: TreeBinding): Promise<ProjectRun> {
   const { request, artifacts } = run;
+  // The second look at the tree: where it asks git, git runs while the results are read.
+  const bound = tree.finish();
   const adapter = run.detection.adapter;
   const read = follower.finish();
   const report = read.report;
@@ -190,9 +194,11 @@ async function finish(run: Execution, outcome: ProcessOutcome, follower: ReportF
   let status: RunStatus = failedEarly ? 'error' : verdict.status;
   // A rerun that lost some of its selection proves nothing about those tests.
   if (status === 'passed' && missing.length > 0) status = 'error';
+  const { fields: treeFields, warnings: treeWarnings } = await bound;
+  warnings.push(...treeWarnings);
   const result = await completeRecord(artifacts, keepRuns(request), (shared) => {
     const wroteResults = shared && (afterRun(warnings, artifacts.lastFailures, () => recordFailures(run, tests, status, report?.complete === true)) ?? false);
-    return buildReport(asRan(run, report?.ran), {
+    const built = buildReport(asRan(run, report?.ran), {
       status,
       outcome,
       summary: summarize(report && !failedEarly ? tests : null),
@@ -204,6 +210,7 @@ async function finish(run: Execution, outcome: ProcessOutcome, follower: ReportF
       packages: report?.packages,
       notes: report?.notes,
     });
+    return { ...built, ...treeFields };
   });
   return { report: result, tests };
 }

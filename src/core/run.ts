@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { selectProjects } from '../detect/roots.js';
+import { mergeDrift } from './drift.js';
 import { SCHEMA_VERSION, type RunReport } from './report.js';
 import type { Interrupts, RunRequest } from './request.js';
 import { runProject, type ProjectRun } from './run-project.js';
@@ -66,6 +67,7 @@ export function mergeReports(request: RunRequest, reports: readonly RunReport[],
     warnings: reports.flatMap((r) => r.warnings.map((w) => `${path.relative(request.cwd, r.project_root) || '.'}: ${w}`)),
     error: null,
     projects: reports,
+    ...mergeDrift(request.cwd, reports),
   };
 }
 
