@@ -30,23 +30,24 @@ function parseArgs(argv) {
   return opts;
 }
 
-/** Runs one argv in `cwd`; the result as spawnSync gives it. */
-function run(argv, cwd) {
-  return spawnSync(argv[0], argv.slice(1), { cwd, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, timeout: RUN_TIMEOUT_MS });
+/** Runs one argv in `cwd`, with `pathDirs` (a project's `path`) first on PATH. */
+function run(argv, cwd, pathDirs = []) {
+  const env = { ...process.env, PATH: [...pathDirs, process.env.PATH].join(path.delimiter) };
+  return spawnSync(argv[0], argv.slice(1), { cwd, env, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, timeout: RUN_TIMEOUT_MS });
 }
 
 function setup(project, cwd) {
   for (const argv of project.setup) {
-    const result = run(argv, cwd);
+    const result = run(argv, cwd, project.path);
     if (result.status !== 0) return `setup failed: \`${argv.join(' ')}\` exited ${result.status ?? result.signal}`;
   }
   return null;
 }
 
 /** The run-tests report for a checkout, or an error text. */
-function runReport(cwd) {
+function runReport(project, cwd) {
   const started = Date.now();
-  const result = run([process.execPath, runTests, '--cwd', cwd, '--json'], cwd);
+  const result = run([process.execPath, runTests, '--cwd', cwd, '--json'], cwd, project.path);
   const seconds = Math.round((Date.now() - started) / 1000);
   try {
     return { report: JSON.parse(result.stdout), exit: result.status, seconds };
@@ -99,7 +100,7 @@ function checkProject(project, opts) {
     const problem = setup(project, cwd);
     if (problem) return { ...row, verdict: 'setup failed', detail: problem };
   }
-  const outcome = runReport(cwd);
+  const outcome = runReport(project, cwd);
   if (outcome.problem) return { ...row, seconds: outcome.seconds, verdict: '**crash**', detail: outcome.problem };
   const got = observed(outcome.report, cwd);
   const diffs = differences(project, got);
