@@ -154,7 +154,9 @@ function main() {
   const out = table(rows);
   process.stdout.write(`${out}\n`);
   if (opts.write) {
-    const header = `Run on ${new Date().toISOString().slice(0, 10)} with run-tests ${runTestsCommit()}, node ${process.version}.`;
+    const same = rows.filter((r) => r.verdict === 'same').length;
+    const header = `Run on ${new Date().toISOString().slice(0, 10)} with run-tests ${runTestsCommit()}, node ${process.version}: ` +
+      `${rows.length} projects, ${same} the same, ${rows.length - same} not.`;
     writeSection(path.resolve(repoRoot, opts.write), `${header}\n\n${out}\n`);
   }
   process.exitCode = rows.every((r) => r.verdict === 'same') ? 0 : 1;
