@@ -60,7 +60,9 @@ function runReport(project, cwd) {
 function observed(report, cwd) {
   const s = report.summary;
   const failed = s.failures === null || s.errors === null ? null : s.failures + s.errors;
-  const names = report.failed_tests.map((t) => t.test_name.split(cwd).join('<root>')).sort();
+  // Names that hold the checkout's path (kramdown's do) compare as <root>.
+  const root = report.project_root ?? cwd;
+  const names = report.failed_tests.map((t) => t.test_name.split(root).join('<root>')).sort();
   return {
     status: report.status, framework: report.framework, run: s.run, passed: s.passed, failed,
     failures: s.failures, errors: s.errors, skipped: s.skips, failed_tests: names,
