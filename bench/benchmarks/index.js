@@ -3,9 +3,10 @@ import { linearityBench } from './linearity.js';
 import { minitestOverhead } from './minitest-overhead.js';
 import { parsers } from './parsers.js';
 import { processLimits } from './process.js';
+import { runRecord } from './run-record.js';
 import { runnerOverhead } from './runner-overhead.js';
 import { startup } from './startup.js';
 import { treeBinding } from './tree-binding.js';
 
 /** Every benchmark, in the order `npm run bench` runs them. */
-export const benchmarks = [startup, minitestOverhead, runnerOverhead, parsers, linearityBench, floodMemory, processLimits, treeBinding];
+export const benchmarks = [startup, minitestOverhead, runnerOverhead, parsers, linearityBench, floodMemory, processLimits, treeBinding, runRecord];

@@ -161,8 +161,7 @@ class Run implements RunningProcess {
     if (this.finished || this.pid === 0) return;
     this.interrupted = true;
     this.clearTimeout();
-    const signalled = this.tree?.signal(signal);
-    if (signalled) this.note(`interrupted; sent ${signal} to ${signalled}`);
+    this.tree?.signal(signal, (what) => this.note(`interrupted; sent ${signal} to ${what}`));
     if (signal === 'SIGKILL') this.sigkillAt ??= monotonicMs();
     this.termination ??= { reason: 'interrupt', signal };
     this.armKill();
@@ -234,8 +233,7 @@ class Run implements RunningProcess {
     if (this.termination !== null) return;
     this.termination = { reason, signal: 'SIGTERM' };
     this.clearTimeout();
-    const signalled = this.tree?.signal('SIGTERM');
-    if (signalled) this.note(`${why}; sent SIGTERM to ${signalled}`);
+    this.tree?.signal('SIGTERM', (what) => this.note(`${why}; sent SIGTERM to ${what}`));
     this.armKill();
     this.watchSignalledGroup();
   }

@@ -16,14 +16,21 @@ export class ProcessTree {
   }
 
   /** Signals the group and each marked process outside it (a member gets it once: a
-   * second SIGINT is "force quit" to some runners). Returns what was signalled, for the
-   * log, or null when nothing was left to signal. */
-  signal(signal: NodeJS.Signals): string | null {
-    // The scan first: between the group's signal and the caller's note in the log, the
-    // runner may already answer it there (its output goes straight to the log).
+   * second SIGINT is "force quit" to some runners). Returns what it signals, for the
+   * log, or null when nothing was left to signal. `announce` gets that before the
+   * signal goes: the runner's answer goes straight to the log, and must follow the note. */
+  signal(signal: NodeJS.Signals, announce?: (what: string) => void): string | null {
     const outsiders = this.outsiders();
-    const group = killProcessGroup(this.pgid, signal);
-    const outside = signalEach(outsiders, signal);
+    const group = killProcessGroup(this.pgid, 0);
+    const what = this.describe(group, outsiders.length);
+    if (what === null) return null;
+    announce?.(what);
+    if (group) killProcessGroup(this.pgid, signal);
+    signalEach(outsiders, signal);
+    return what;
+  }
+
+  private describe(group: boolean, outside: number): string | null {
     if (!group && outside === 0) return null;
     const others = `${outside} ${outside === 1 ? 'process' : 'processes'} carrying ${RUN_ID_ENV}`;
     if (!group) return `${others} outside process group ${this.pgid}`;
