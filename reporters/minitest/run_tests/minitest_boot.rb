@@ -11,7 +11,7 @@ if (run_tests_report = ENV["RUN_TESTS_MINITEST_REPORT"]) && !run_tests_report.em
       def install(path)
         root = Dir.pwd
         at_exit { record_crash(path, root, $!) }
-        watch_for_minitest6
+        watch_for_frameworks
       end
 
       # A test file raising at load kills the process before Minitest runs or
@@ -54,16 +54,39 @@ if (run_tests_report = ENV["RUN_TESTS_MINITEST_REPORT"]) && !run_tests_report.em
         [nil, nil]
       end
 
-      # Minitest 6 no longer discovers plugins: register ours as soon as
-      # Minitest.load exists. Minitest 5 never defines it (unless
-      # minitest/manual_plugins turned discovery off), so nothing happens there.
-      def watch_for_minitest6
+      # The plugin is registered as Minitest.run initializes plugins, after its discovery,
+      # which minitest 6, MT_NO_PLUGINS=1 and --no-plugins skip. test-unit, run by rake as
+      # minitest is, cannot be read: say so in the report rather than report nothing.
+      def watch_for_frameworks
         TracePoint.new(:end) do |tp|
-          next unless defined?(::Minitest) && ::Minitest.respond_to?(:load) && ::Minitest.respond_to?(:extensions)
-
-          tp.disable
-          ::Minitest.load(:run_tests) unless ::Minitest.extensions.include?("run_tests")
+          if defined?(::Minitest)
+            tp.disable
+            ::Minitest.singleton_class.prepend(RegisterPlugin)
+          elsif defined?(::Test::Unit::AutoRunner)
+            tp.disable
+            ::Test::Unit::AutoRunner.singleton_class.prepend(MarkTestUnit)
+          end
         end.enable
+      end
+    end
+
+    module RegisterPlugin
+      def init_plugins(options)
+        if respond_to?(:extensions) && !extensions.include?("run_tests")
+          require_relative "../minitest/run_tests_plugin"
+          extensions << "run_tests"
+        end
+        super
+      end
+    end
+
+    module MarkTestUnit
+      def run(*args, &block)
+        require_relative "jsonl"
+        path = ENV["RUN_TESTS_MINITEST_REPORT"]
+        RunTestsMinitest.write_line(path, "type" => "unsupported", "framework" => "test-unit", "pid" => Process.pid) if path
+        RunTestsMinitest.forget_environment
+        super
       end
     end
   end
