@@ -29,6 +29,15 @@ suite('minitest: which Ruby processes write the report', () => {
     expect(failures(report)).toEqual([['NoPluginsTest#test_fails', 'test/a_test.rb', 10, 'failed']]);
   });
 
+  it('reads a minitest suite that also loads test-unit (no test-unit test, MT_NO_PLUGINS=1)', async () => {
+    const dir = await copyFixture('minitest-no-plugins');
+    const file = path.join(dir, 'test/a_test.rb');
+    await fs.writeFile(file, `require "test/unit"\n${await fs.readFile(file, 'utf8')}`);
+    const { exitCode, report } = await runJson(['--cwd', dir]);
+    expect([report.status, exitCode, report.error]).toEqual(['failed', 1, null]);
+    expect(failures(report)).toEqual([['NoPluginsTest#test_fails', 'test/a_test.rb', 11, 'failed']]);
+  });
+
   it('counts every test of every minitest process one `rake test` starts', async () => {
     const dir = await copyFixture('minitest-processes');
     const { exitCode, report } = await runJson(['--cwd', dir]);

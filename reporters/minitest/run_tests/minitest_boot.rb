@@ -57,15 +57,19 @@ if (run_tests_report = ENV["RUN_TESTS_MINITEST_REPORT"]) && !run_tests_report.em
       # The plugin is registered as Minitest.run initializes plugins, after its discovery,
       # which minitest 6, MT_NO_PLUGINS=1 and --no-plugins skip. test-unit, run by rake as
       # minitest is, cannot be read: say so in the report rather than report nothing.
+      # Both are watched: a minitest suite may load test-unit too (a helper gem).
       def watch_for_frameworks
+        hooked = []
         TracePoint.new(:end) do |tp|
-          if defined?(::Minitest)
-            tp.disable
+          if !hooked.include?(:minitest) && defined?(::Minitest)
+            hooked << :minitest
             ::Minitest.singleton_class.prepend(RegisterPlugin)
-          elsif defined?(::Test::Unit::AutoRunner)
-            tp.disable
+          end
+          if !hooked.include?(:test_unit) && defined?(::Test::Unit::AutoRunner)
+            hooked << :test_unit
             ::Test::Unit::AutoRunner.singleton_class.prepend(MarkTestUnit)
           end
+          tp.disable if hooked.size == 2
         end.enable
       end
     end
@@ -80,12 +84,17 @@ if (run_tests_report = ENV["RUN_TESTS_MINITEST_REPORT"]) && !run_tests_report.em
       end
     end
 
+    # test-unit's autorun starts even where no test-unit test is defined (a minitest
+    # suite that loaded test/unit): only a test-unit run with tests is one we cannot read.
     module MarkTestUnit
       def run(*args, &block)
         require_relative "jsonl"
         path = ENV["RUN_TESTS_MINITEST_REPORT"]
-        RunTestsMinitest.write_line(path, "type" => "unsupported", "framework" => "test-unit", "pid" => Process.pid) if path
-        RunTestsMinitest.forget_environment
+        cases = defined?(::Test::Unit::TestCase::DESCENDANTS) ? ::Test::Unit::TestCase::DESCENDANTS : [nil]
+        if path && !cases.empty?
+          RunTestsMinitest.write_line(path, "type" => "unsupported", "framework" => "test-unit", "pid" => Process.pid)
+          RunTestsMinitest.forget_environment
+        end
         super
       end
     end
