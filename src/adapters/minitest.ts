@@ -1,6 +1,6 @@
 import { usageError } from '../core/errors.js';
 import { chooseRakeTestTask, type RakeTestTask } from './rake-tasks.js';
-import { asFileOperand, bundleExec, minitestFilter, minitestReporterEnv, RUBY_INSTALL_HINT, rubyFailureLines, selectedFiles, usesBundler } from './ruby.js';
+import { asFileOperand, bundleExec, minitestFilter, minitestReporterEnv, minitestSelectedByName, RUBY_INSTALL_HINT, rubyFailureLines, selectedFiles, usesBundler } from './ruby.js';
 import type { Adapter, Invocation, PlanRequest } from './types.js';
 
 /** Characters rake would interpret: it hands the test command line to a shell, with
@@ -36,6 +36,7 @@ export const minitest: Adapter = {
   lookingFor: 'a Gemfile or Rakefile (minitest via rake test)',
   installHint: RUBY_INSTALL_HINT,
   failureLines: rubyFailureLines,
+  selectedByName: minitestSelectedByName,
 
   detect(facts) {
     const { task, why } = chooseRakeTestTask(facts);

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { usageError } from '../core/errors.js';
-import { minitestFilter, minitestReporterEnv, RUBY_INSTALL_HINT, rubyFailureLines, selectedFiles } from './ruby.js';
+import { minitestFilter, minitestReporterEnv, minitestSelectedByName, RUBY_INSTALL_HINT, rubyFailureLines, selectedFiles } from './ruby.js';
 import type { Adapter, Invocation, PlanRequest } from './types.js';
 
 /** What `bin/rails test` takes for a path (Rails::TestUnit::Runner#path_argument?);
@@ -26,6 +26,7 @@ export const rails: Adapter = {
   lookingFor: 'bin/rails (bin/rails test)',
   installHint: RUBY_INSTALL_HINT,
   failureLines: rubyFailureLines,
+  selectedByName: minitestSelectedByName,
 
   detect(facts) {
     return facts.exists('bin/rails') ? 'bin/rails found: Rails through `bin/rails test`' : null;

@@ -11,6 +11,8 @@ export const rspec: Adapter = {
   lookingFor: 'Gemfile.lock listing rspec-core or rspec-rails, with a spec/ directory (bundle exec rspec)',
   installHint: RUBY_INSTALL_HINT,
   failureLines: rubyFailureLines,
+  // --example selects the examples whose full description (the reported name) contains it.
+  selectedByName: (text, test) => test.name.includes(text),
 
   detect(facts) {
     const lock = facts.read('Gemfile.lock');

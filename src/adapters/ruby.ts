@@ -83,6 +83,14 @@ export function minitestFilter(request: Pick<PlanRequest, 'name' | 'rerun'>): st
   return escapeRubyRegex(request.name.text).replace(/ /g, '[ _]');
 }
 
+/** Whether minitest's filter for a plain --name selects a reported test: minitest matches
+ * `name` or `Class#name` (the reported name), so a substring of the latter, a space also
+ * matching `_` as minitestFilter has it. */
+export function minitestSelectedByName(text: string, test: { readonly name: string }): boolean {
+  const escaped = text.replace(/[\\^$.|?*+()[\]{}]/g, (c) => `\\${c}`).replace(/ /g, '[ _]');
+  return new RegExp(escaped, 'u').test(test.name);
+}
+
 /** Files to run: the requested ones, or on a rerun the files of the failures (all files
  * when some failure has none, so no selected test is left out). */
 export function selectedFiles(request: Pick<PlanRequest, 'files' | 'rerun'>): readonly string[] {

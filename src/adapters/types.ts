@@ -103,4 +103,9 @@ export interface Adapter {
    * returned `Err` no location at all); null if unknown. The place found replaces the
    * failure's file, if the report gave one. Called after the run, for those failures only. */
   locate?(failure: FailedTest, facts: ProjectFacts): Promise<{ readonly file: string; readonly line: number } | null>;
+  /** Pure: whether the runner's own filter for a plain-text `--name` selects a test it
+   * reported, matched exactly as the runner matches it. A `--name` run that reports a test
+   * it does not select lost its filter (rspec's run_all_when_everything_filtered) and is
+   * never `passed`. Absent where run-tests cannot tell exactly. */
+  selectedByName?(text: string, test: TestResult): boolean;
 }

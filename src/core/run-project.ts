@@ -12,6 +12,7 @@ import { afterRun, beginRecord, completeRecord, DEFAULT_KEEP_RUNS, lockedOutWarn
 import { runCommands } from './commands.js';
 import { HarnessError } from './errors.js';
 import { isFailure, nextFailures, notRun, placeFailures, toRecord } from './failures.js';
+import { checkName } from './name-check.js';
 import { followReports, type ReportFollower } from './follow-reports.js';
 import { readLogTail } from './log-tail.js';
 import type { RunReport } from './report.js';
@@ -194,6 +195,9 @@ async function finish(run: Execution, outcome: ProcessOutcome, follower: ReportF
   let status: RunStatus = failedEarly ? 'error' : verdict.status;
   // A rerun that lost some of its selection proves nothing about those tests.
   if (status === 'passed' && missing.length > 0) status = 'error';
+  const named = checkName(request.name, adapter, tests, status);
+  warnings.push(...named.warnings);
+  if (status === 'passed' && named.dropped) status = 'error';
   const { fields: treeFields, warnings: treeWarnings } = await bound;
   warnings.push(...treeWarnings);
   const result = await completeRecord(artifacts, keepRuns(request), (shared) => {

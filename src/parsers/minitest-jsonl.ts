@@ -16,6 +16,8 @@ interface Accumulator {
   readonly warnings: string[];
   readonly startPids: Set<unknown>;
   readonly endPids: Set<unknown>;
+  /** A framework run-tests cannot read ran tests (test-unit, which rake runs as it runs minitest). */
+  unsupported: string | null;
   ends: number;
   crashes: number;
   endCount: number;
@@ -26,7 +28,7 @@ const STATUSES: ReadonlySet<string> = new Set<TestStatus>(['passed', 'failed', '
 
 export const createMinitestParser: ParserFactory = (ctx) => {
   const acc: Accumulator = {
-    tests: [], files: new Map(), warnings: [], startPids: new Set(), endPids: new Set(),
+    tests: [], files: new Map(), warnings: [], startPids: new Set(), endPids: new Set(), unsupported: null,
     ends: 0, crashes: 0, endCount: 0, testLines: 0,
   };
   return lineParser({
@@ -48,7 +50,8 @@ function finish(acc: Accumulator): ParsedReport {
   // Complete: every process that started reporting also ended, and none died at load.
   const allStartsEnded = [...acc.startPids].every((pid) => acc.endPids.has(pid));
   const complete = acc.ends > 0 && allStartsEnded && acc.crashes === 0;
-  return { tests: acc.tests, complete, warnings: acc.warnings };
+  const report = { tests: acc.tests, complete, warnings: acc.warnings };
+  return acc.unsupported === null ? report : { ...report, unusable: { code: 'RUNNER_UNSUPPORTED', message: acc.unsupported } };
 }
 
 function handleRecord(record: Json, lineNo: number, ctx: ParseContext, acc: Accumulator): void {
@@ -76,6 +79,11 @@ function handleRecord(record: Json, lineNo: number, ctx: ParseContext, acc: Accu
       const crash = crashResult(record, ctx);
       if (typeof crash === 'string') acc.warnings.push(crash);
       else acc.tests.push(crash);
+      return;
+    }
+    case 'unsupported': {
+      const framework = str(record['framework']) ?? 'another framework';
+      acc.unsupported = `${framework} ran the tests (process ${String(record['pid'])}), not minitest: run-tests reads minitest's results only, so it cannot tell how they went; run the suite with its own command`;
       return;
     }
     default:

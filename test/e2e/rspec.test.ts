@@ -52,6 +52,15 @@ suite('rspec through bundle exec rspec', () => {
     expect([regex.exitCode, regex.report.summary.passed, regex.report.summary.run]).toEqual([0, 2, 2]);
   });
 
+  it('never passes a --name run whose runner dropped the filter (run_all_when_everything_filtered)', async () => {
+    const dir = await copyFixture('rspec-run-all');
+    const dropped = await runJson(['--cwd', dir, '--name', 'no such example']);
+    expect([dropped.exitCode, dropped.report.status, dropped.report.summary.run, dropped.report.summary.passed]).toEqual([3, 'error', 2, 2]);
+    expect(dropped.report.warnings).toEqual(['the runner ran 2 tests that do not match --name "no such example" (e.g. "Sum adds"): it may have dropped the filter']);
+    const kept = await runJson(['--cwd', dir, '--name', 'adds nothing']);
+    expect([kept.exitCode, kept.report.status, kept.report.summary.run, kept.report.warnings]).toEqual([0, 'passed', 1, []]);
+  });
+
   it('turns a load error into an error entry with file and line, and reruns its file', async () => {
     const dir = await copyFixture('rspec-load-error');
     const { exitCode, report } = await runJson(['--cwd', dir]);

@@ -2,8 +2,9 @@
 
 # Minitest plugin of run-tests. Minitest 5 discovers it through
 # Gem.find_files("minitest/*_plugin.rb") because run-tests puts reporters/minitest
-# on RUBYLIB; under Minitest 6, run_tests/minitest_boot calls Minitest.load(:run_tests).
-# It does nothing unless RUN_TESTS_MINITEST_REPORT names an output file.
+# on RUBYLIB; run_tests/minitest_boot registers it where discovery does not run
+# (minitest 6, MT_NO_PLUGINS=1). It does nothing unless RUN_TESTS_MINITEST_REPORT
+# names an output file.
 module Minitest
   def self.plugin_run_tests_init(options)
     path = ENV["RUN_TESTS_MINITEST_REPORT"]
@@ -22,6 +23,7 @@ module Minitest
 
     files = ENV["RUN_TESTS_MINITEST_FILES"]&.dup&.force_encoding(Encoding::UTF_8)
     RunTestsFiles.select(JSON.parse(files)) if files && !files.empty?
+    RunTestsMinitest.forget_environment
 
     reporter << RunTestsMinitest::JsonlReporter.new(path, options)
   end

@@ -6,6 +6,10 @@ require "json"
 module RunTestsMinitest
   MESSAGE_LIMIT = 2048
 
+  INJECTED = %w[RUN_TESTS_MINITEST_REPORT RUN_TESTS_MINITEST_FILTER RUN_TESTS_MINITEST_FILES].freeze
+  BOOT_OPTION = "-rrun_tests/minitest_boot"
+  LIB = File.expand_path("..", __dir__)
+
   class << self
     # Pid of the process that wrote the "end" line; the boot's at_exit reads it.
     attr_accessor :ended_pid
@@ -34,10 +38,33 @@ module RunTestsMinitest
       s.encode(Encoding::UTF_8, invalid: :replace, undef: :replace).scrub
     end
 
+    # The tests' own child processes (CLI and generator tests, a test-unit suite's) must
+    # never write into the run's report: once tests start, forget what run-tests put in
+    # the environment, also in Bundler's copy that Bundler.with_original_env restores.
+    def forget_environment
+      envs = [ENV]
+      envs << ::Bundler::ORIGINAL_ENV if defined?(::Bundler::ORIGINAL_ENV) && !::Bundler::ORIGINAL_ENV.frozen?
+      envs.each do |env|
+        INJECTED.each { |key| env.delete(key) }
+        remove_part(env, "RUBYOPT", " ") { |part| part == BOOT_OPTION }
+        remove_part(env, "RUBYLIB", File::PATH_SEPARATOR) { |part| File.expand_path(part) == LIB }
+      end
+    end
+
     # "path:12:in `m'" (or "path:12: syntax error...") => ["path", 12]
     def parse_frame(frame)
       m = /\A(.+?):(\d+)(?::|\z)/.match(frame.to_s)
       m && [m[1], m[2].to_i]
+    end
+
+    private
+
+    def remove_part(env, key, separator)
+      value = env[key]
+      return if value.nil?
+
+      kept = value.split(separator).reject { |part| yield part }
+      kept.empty? ? env.delete(key) : env[key] = kept.join(separator)
     end
   end
 end

@@ -11,7 +11,7 @@ if (run_tests_report = ENV["RUN_TESTS_MINITEST_REPORT"]) && !run_tests_report.em
       def install(path)
         root = Dir.pwd
         at_exit { record_crash(path, root, $!) }
-        watch_for_minitest6
+        watch_for_frameworks
       end
 
       # A test file raising at load kills the process before Minitest runs or
@@ -54,16 +54,48 @@ if (run_tests_report = ENV["RUN_TESTS_MINITEST_REPORT"]) && !run_tests_report.em
         [nil, nil]
       end
 
-      # Minitest 6 no longer discovers plugins: register ours as soon as
-      # Minitest.load exists. Minitest 5 never defines it (unless
-      # minitest/manual_plugins turned discovery off), so nothing happens there.
-      def watch_for_minitest6
+      # The plugin is registered as Minitest.run initializes plugins, after its discovery,
+      # which minitest 6, MT_NO_PLUGINS=1 and --no-plugins skip. test-unit, run by rake as
+      # minitest is, cannot be read: say so in the report rather than report nothing.
+      # Both are watched: a minitest suite may load test-unit too (a helper gem).
+      def watch_for_frameworks
+        hooked = []
         TracePoint.new(:end) do |tp|
-          next unless defined?(::Minitest) && ::Minitest.respond_to?(:load) && ::Minitest.respond_to?(:extensions)
-
-          tp.disable
-          ::Minitest.load(:run_tests) unless ::Minitest.extensions.include?("run_tests")
+          if !hooked.include?(:minitest) && defined?(::Minitest)
+            hooked << :minitest
+            ::Minitest.singleton_class.prepend(RegisterPlugin)
+          end
+          if !hooked.include?(:test_unit) && defined?(::Test::Unit::AutoRunner)
+            hooked << :test_unit
+            ::Test::Unit::AutoRunner.singleton_class.prepend(MarkTestUnit)
+          end
+          tp.disable if hooked.size == 2
         end.enable
+      end
+    end
+
+    module RegisterPlugin
+      def init_plugins(options)
+        if respond_to?(:extensions) && !extensions.include?("run_tests")
+          require_relative "../minitest/run_tests_plugin"
+          extensions << "run_tests"
+        end
+        super
+      end
+    end
+
+    # test-unit's autorun starts even where no test-unit test is defined (a minitest
+    # suite that loaded test/unit): only a test-unit run with tests is one we cannot read.
+    module MarkTestUnit
+      def run(*args, &block)
+        require_relative "jsonl"
+        path = ENV["RUN_TESTS_MINITEST_REPORT"]
+        cases = defined?(::Test::Unit::TestCase::DESCENDANTS) ? ::Test::Unit::TestCase::DESCENDANTS : [nil]
+        if path && !cases.empty?
+          RunTestsMinitest.write_line(path, "type" => "unsupported", "framework" => "test-unit", "pid" => Process.pid)
+          RunTestsMinitest.forget_environment
+        end
+        super
       end
     end
   end

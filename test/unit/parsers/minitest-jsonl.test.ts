@@ -101,6 +101,15 @@ describe('parseMinitestJsonl on small inputs', () => {
     expect(report.complete).toBe(false);
   });
 
+  it('makes a run whose tests test-unit ran unusable, whatever else the report holds', () => {
+    const text = ['{"type":"unsupported","framework":"test-unit","pid":7}', START, line({}), END].join('\n');
+    expect(parseMinitestJsonl(text, ctx).unusable).toEqual({
+      code: 'RUNNER_UNSUPPORTED',
+      message: "test-unit ran the tests (process 7), not minitest: run-tests reads minitest's results only, so it cannot tell how they went; run the suite with its own command",
+    });
+    expect(parseMinitestJsonl([START, line({}), END].join('\n'), ctx).unusable).toBeUndefined();
+  });
+
   it('warns about well-formed lines it does not understand', () => {
     const report = parseMinitestJsonl(`{"type":"weird"}\n${line({ status: 'bogus' })}\n[1]\n`, root);
     expect(report.tests).toEqual([]);

@@ -1,0 +1,30 @@
+/** What a `--name` run's results say about the name filter itself. */
+import type { Adapter, NameFilter } from '../adapters/types.js';
+import type { RunStatus, TestResult } from './types.js';
+
+export interface NameCheck {
+  readonly warnings: readonly string[];
+  /** The runner ran tests its filter does not select: it dropped the filter. */
+  readonly dropped: boolean;
+}
+
+const NONE: NameCheck = { warnings: [], dropped: false };
+
+/** A `--name` that selected nothing says so; tests the adapter knows the filter does not
+ * select say the runner dropped it (checked for plain text only, by the runner's rule). */
+export function checkName(name: NameFilter | null, adapter: Pick<Adapter, 'selectedByName'>,
+  tests: readonly TestResult[], status: RunStatus): NameCheck {
+  if (name === null) return NONE;
+  const shown = `--name ${JSON.stringify(name.text)}`;
+  if (tests.length === 0) return status === 'no_tests' ? { warnings: [`no test matched ${shown}`], dropped: false } : NONE;
+  const selects = adapter.selectedByName?.bind(adapter);
+  if (name.regex || selects === undefined) return NONE;
+  const others = tests.filter((test) => !selects(name.text, test));
+  if (others.length === 0) return NONE;
+  const n = others.length;
+  const example = others[0]?.name ?? '';
+  return {
+    warnings: [`the runner ran ${n} ${n === 1 ? 'test' : 'tests'} that ${n === 1 ? 'does' : 'do'} not match ${shown} (e.g. ${JSON.stringify(example)}): it may have dropped the filter`],
+    dropped: true,
+  };
+}
