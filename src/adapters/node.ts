@@ -148,8 +148,14 @@ export function launcherInvocation(request: PlanRequest, spec: LauncherSpec): In
     shownEnv: Object.keys(env),
     ...(notes.length > 0 ? { notes } : {}),
     reports: [{ path: report, parser: spec.parser }],
+    noTestsExitCodes: [LAUNCHER_NO_TEST_FILES_EXIT],
   };
 }
+
+/** The launchers' exit code when the runner itself found no test file to run
+ * (reporters/jest/launch-args.cjs NO_TEST_FILES_EXIT): jest and vitest exit 1 there, as
+ * for a failure outside tests, so the launchers say it with a code of their own. */
+export const LAUNCHER_NO_TEST_FILES_EXIT = 4;
 
 /** What one launcher run selects: files (none = the project's own) and a name pattern. */
 export interface Selection {

@@ -157,6 +157,17 @@ describe('jest through its programmatic API', () => {
     expect(failures(regex.report)).toEqual([['math › add › adds negatives', 'test/math.test.js', 11, 'failed']]);
   });
 
+  it('is no_tests, saying so, when no test file matches the files or no test matches --name (jest exits 1 on the first)', async () => {
+    const dir = await jestFixture('jest-mixed');
+    const noFile = await runJson(['--cwd', dir, 'src/']);
+    expect([noFile.exitCode, noFile.report.status, noFile.report.error]).toEqual([4, 'no_tests', null]);
+    expect(noFile.report.summary).toEqual({ run: 0, passed: 0, failures: 0, errors: 0, skips: 0 });
+    expect(noFile.report.warnings).toEqual(['jest found no test file to run: no file matched the selection (or its own test file patterns)', 'no tests ran']);
+    const noName = await runJson(['--cwd', dir, '--name', 'no such test', 'test/math.test.js']);
+    expect([noName.exitCode, noName.report.status]).toEqual([4, 'no_tests']);
+    expect(noName.report.warnings).toEqual(['no test matched the name filter: jest left out all 7 tests of the files it ran', 'no tests ran']);
+  });
+
   it('keeps process.argv and the environment of scripts.test (cross-env GREETING=hello jest --ci)', async () => {
     const dir = await jestFixture('jest-argv');
     const { exitCode, report } = await runJson(['--cwd', dir, '--name', 'only the command line']);
