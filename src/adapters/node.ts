@@ -40,12 +40,15 @@ const CONFIG_FILES: Readonly<Record<(typeof BY_DEPENDENCY)[number], RegExp>> = {
  * the project's top directory, and the directories tests usually live in. */
 const TEST_DIRS = ['test', 'tests', '__tests__'] as const;
 
-/** Which JavaScript runner the project uses, in the documented order: a dependency
- * (vitest, jest, mocha), a config file, what scripts.test runs, else node --test when
- * test files exist. */
+/** Which JavaScript runner the project uses, in the documented order: what scripts.test
+ * runs (the project's own word: a dependency may be there for an example or a tool),
+ * then a dependency (vitest, jest, mocha), a config file, else node --test when test
+ * files exist. */
 export function chooseNodeRunner(facts: ProjectFacts): { id: NodeRunnerId; reason: string } | null {
   const pkg = packageJson(facts);
   if (pkg === null) return null;
+  const script = testScript(pkg);
+  if (script.runner) return { id: script.runner, reason: `scripts.test runs ${runnerLabel(script.runner)}` };
   for (const id of BY_DEPENDENCY) {
     const field = pkg.devDependencies?.[id] !== undefined ? 'devDependencies' : pkg.dependencies?.[id] !== undefined ? 'dependencies' : null;
     if (field) return { id, reason: `package.json lists ${id} in ${field}` };
@@ -56,8 +59,6 @@ export function chooseNodeRunner(facts: ProjectFacts): { id: NodeRunnerId; reaso
     if (config) return { id, reason: `${config} found` };
   }
   if (pkg.jest !== undefined) return { id: 'jest', reason: 'package.json has a "jest" section' };
-  const script = testScript(pkg);
-  if (script.runner) return { id: script.runner, reason: `scripts.test runs ${runnerLabel(script.runner)}` };
   const found = nodeTestFiles(facts);
   if (found.length > 0) return { id: 'node-test', reason: `no runner in package.json; test files found (${found.join(', ')}): node --test` };
   return null;

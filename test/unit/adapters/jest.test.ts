@@ -24,7 +24,8 @@ const record = (file: string | null, name: string, id = `${file}::${name}`): Fai
 
 describe('jest adapter', () => {
   it('detects jest through chooseNodeRunner only', () => {
-    expect(jest.detect(factsFromFiles(ROOT, pkg('jest')))).toBe("package.json lists jest in devDependencies: the project's own jest, through run-tests' launcher");
+    expect(jest.detect(factsFromFiles(ROOT, pkg('jest')))).toBe("scripts.test runs jest: the project's own jest, through run-tests' launcher");
+    expect(jest.detect(factsFromFiles(ROOT, pkg('make test')))).toBe("package.json lists jest in devDependencies: the project's own jest, through run-tests' launcher");
     expect(jest.detect(factsFromFiles(ROOT, { 'package.json': JSON.stringify({ devDependencies: { vitest: '4', jest: '30' } }) }))).toBeNull();
   });
 
