@@ -58,6 +58,8 @@ export const nodeTest: Adapter = {
     delete env.NODE_TEST_CONTEXT;
     const notes = scriptNotes(script, pkg.scripts?.test);
     if (selecting && patterns.length > 0) notes.push("the script's --test-name-pattern is replaced by run-tests' selection");
+    const globs = own ? script.args.filter((arg) => !scriptFiles.includes(arg)) : [];
+    if (globs.length > 0 && first?.files.length === 0) notes.push(`node ${process.versions.node} does not expand globs: run-tests gave it the files of ${globs.join(', ')}, as npm's shell would`);
     return {
       argv: command(first ?? { files: [], pattern: null }),
       ...(then.length > 0 ? { thenArgv: then.map(command) } : {}),
