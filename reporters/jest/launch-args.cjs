@@ -33,4 +33,9 @@ const escapeRegex = (text) => text.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&');
 /** Exactly this file, or everything under this directory, as a path regex. */
 const pathPattern = (absolute) => `^${escapeRegex(absolute.replace(/\/+$/, ''))}(?:/|$)`;
 
-module.exports = { parseLauncherArgs, pathPattern };
+/** The launchers' exit code when the runner itself found no test file to run (jest's
+ * "No tests found", vitest's "No test files found", both exit 1 there, as for a real
+ * failure): src/adapters/node.ts lists it as the runs' no-tests exit code. */
+const NO_TEST_FILES_EXIT = 4;
+
+module.exports = { parseLauncherArgs, pathPattern, NO_TEST_FILES_EXIT };

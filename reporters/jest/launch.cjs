@@ -16,7 +16,7 @@
 'use strict';
 const { createRequire } = require('node:module');
 const path = require('node:path');
-const { parseLauncherArgs, pathPattern } = require('./launch-args.cjs');
+const { parseLauncherArgs, pathPattern, NO_TEST_FILES_EXIT } = require('./launch-args.cjs');
 
 const opts = parseLauncherArgs(process.argv.slice(2));
 // As jest's own bin/jest.js does before it loads jest.
@@ -56,11 +56,15 @@ async function main() {
     argv[major >= 30 ? 'testPathPatterns' : 'testPathPattern'] = opts.paths.map(pathPattern);
   }
   if (opts.name !== null) argv.testNamePattern = opts.name;
+  // Without it, jest's "No tests found" calls process.exit(1) mid-run, the exit of a real
+  // failure; with it, jest returns, and the launcher exits with its own code for that.
+  argv.passWithNoTests = true;
   const projects = Array.isArray(argv.projects) && argv.projects.length > 0 ? [...argv.projects] : [process.cwd()];
   argv.reporters = [...(argv.reporters ?? (await configuredReporters(argv, projects))), [reporter, { output: opts.report }]];
   const { results, globalConfig } = await jest.runCLI(argv, projects);
   // As jest-cli's readResultsAndExit: the exit code, --forceExit, and no forced exit otherwise.
-  const code = !results || results.success ? 0 : globalConfig.testFailureExitCode;
+  const noFiles = results && results.numTotalTestSuites === 0;
+  const code = noFiles ? NO_TEST_FILES_EXIT : !results || results.success ? 0 : globalConfig.testFailureExitCode;
   process.on('exit', function exitWithoutTeardown() {
     if (code !== 0) process.exitCode = code;
     // Once the loop is empty and every other exit listener has run, end as process.exit()

@@ -45,6 +45,11 @@ class RunTestsJestReporter {
     return this.namePattern !== null && SKIPPED.has(t.status) && !this.namePattern.test([...t.ancestorTitles, t.title].join(' '));
   }
 
+  /** How many tests of a file the name filter left out, for the `end` record. */
+  countDeselected(results) {
+    this.leftOut = (this.leftOut ?? 0) + results.filter((t) => this.deselected(t)).length;
+  }
+
   write(record) {
     this.out.write(record);
   }
@@ -74,6 +79,7 @@ class RunTestsJestReporter {
       failure_message: result.testExecError ? (result.failureMessage ?? null) : null,
       tests: result.testResults.filter((t) => !this.deselected(t)).map((t) => testRecord(undefined, test.path, t)),
     });
+    this.countDeselected(result.testResults);
   }
 
   onRunComplete(_contexts, results) {
@@ -84,6 +90,7 @@ class RunTestsJestReporter {
       runtime_error_suites: results.numRuntimeErrorTestSuites,
       tests: results.numTotalTests,
       interrupted: results.wasInterrupted === true,
+      deselected: this.leftOut ?? 0,
     });
     this.out.close();
   }

@@ -9,7 +9,7 @@
  */
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { parseLauncherArgs } from '../jest/launch-args.cjs';
+import { NO_TEST_FILES_EXIT, parseLauncherArgs } from '../jest/launch-args.cjs';
 import RunTestsVitestReporter from './reporter.mjs';
 
 const opts = parseLauncherArgs(process.argv.slice(2));
@@ -22,6 +22,7 @@ process.env.TEST = 'true';
 process.env.VITEST = 'true';
 process.env.NODE_ENV ??= 'test';
 let ctx;
+let noFiles = false;
 try {
   const parsed = parseCLI(['vitest', ...opts.scriptArgs]);
   const filters = opts.paths.length > 0 ? opts.paths : parsed.filter;
@@ -32,13 +33,16 @@ try {
   try {
     await ctx.start(filters);
   } catch (e) {
-    // No test files matched: vitest's CLI reports it and exits like this too.
-    if (e?.name !== 'FilesNotFoundError' && e?.constructor?.name !== 'FilesNotFoundError') {
+    // No test files matched: vitest reports it (and exits 1); we exit with our code for it.
+    if (e?.name === 'FilesNotFoundError' || e?.constructor?.name === 'FilesNotFoundError') {
+      noFiles = true;
+    } else {
       process.exitCode = 1;
       ctx.logger.printError(e, { fullStack: true, type: 'Unhandled Error' });
     }
   }
   await ctx.exit();
+  if (noFiles) process.exitCode = NO_TEST_FILES_EXIT;
 } catch (e) {
   console.error(e?.stack ?? e);
   if (process.exitCode == null || process.exitCode === 0) process.exitCode = 1;

@@ -78,7 +78,10 @@ export default class RunTestsVitestReporter {
 
   onTestCaseResult(test) {
     const result = test.result();
-    if (this.deselected(test, titles(test))) return;
+    if (this.deselected(test, titles(test))) {
+      this.leftOut = (this.leftOut ?? 0) + 1;
+      return;
+    }
     this.write({
       type: 'test',
       file: test.module.moduleId,
@@ -104,7 +107,7 @@ export default class RunTestsVitestReporter {
     // vitest 3 never starts nor ends a module that failed to load: its error is known here
     // only. A module that started and never ended stays so: the evidence of a crash.
     for (const module of modules) if (!this.started.has(module) && module.errors().length > 0) this.onTestModuleEnd(module);
-    this.write({ type: 'end', reason, files: modules.length, unhandled_errors: unhandledErrors.map(error) });
+    this.write({ type: 'end', reason, files: modules.length, unhandled_errors: unhandledErrors.map(error), deselected: this.leftOut ?? 0 });
     this.out.close();
   }
 }

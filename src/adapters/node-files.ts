@@ -1,3 +1,4 @@
+import picomatch from 'picomatch';
 import type { ProjectFacts } from '../detect/facts.js';
 
 /** How the JavaScript runners are given files: always as files, and a directory as
@@ -48,4 +49,24 @@ export function expandDirectories(facts: ProjectFacts, files: readonly string[],
     const below = filesBelow(facts, file, isTest);
     return below.length > 0 ? below : [file];
   }))];
+}
+
+/** How many files a glob may expand to: a bound on the walk, far above a test suite. */
+const GLOB_LIMIT = 10_000;
+
+/** Path operands from scripts.test with their globs expanded as the shell that runs the
+ * script (`npm test`) would: node 20 takes `dist/test/*.js` as one literal path (node 21
+ * and later expand globs themselves). The walk starts at the glob's fixed base and skips
+ * node_modules and dot directories; a glob matching nothing stays as given, as a shell
+ * leaves it, so node says what it could not find. Options stay as they are. */
+export function expandGlobs(facts: ProjectFacts, args: readonly string[]): string[] {
+  return args.flatMap((arg) => {
+    const scan = picomatch.scan(arg);
+    if (arg.startsWith('-') || !scan.isGlob) return [arg];
+    const pattern = arg.replace(/^\.\//, '');
+    const matches = picomatch(pattern, { dot: false });
+    const base = scan.base.replace(/^\.\/?/, '') || '.';
+    const found = facts.isDirectory(base) ? filesBelow(facts, base, (file) => matches(file), GLOB_LIMIT) : [];
+    return found.length > 0 ? found.map(fileOperand) : [arg];
+  });
 }

@@ -20,6 +20,9 @@ export interface TestScript {
   readonly args: readonly string[];
   /** Why the script was not used as it stands, for the report's reason. */
   readonly note: string | null;
+  /** The config a wrapper (CONFIG_WRAPPERS) gives the runner when the project has none:
+   * its path below node_modules. */
+  readonly wrapperConfig?: string;
 }
 
 const NONE: TestScript = { runner: null, env: {}, nodeArgs: [], args: [], note: null };
@@ -30,6 +33,27 @@ const RUNNER_BINARIES: readonly [RegExp, Exclude<NodeRunnerId, 'node-test'>][] =
   [/(?:^|\/)jest(?:\.js)?$|(?:^|\/)jest-cli\/bin\/jest\.js$/, 'jest'],
   [/(?:^|\/)_?mocha(?:\.js)?$/, 'mocha'],
 ];
+/** Wrappers whose `<wrapper> test` runs a runner with a config of their own that they
+ * publish as a file, given to the runner when the project has no config of that runner
+ * (kcd-scripts does exactly that; its README has projects extend `kcd-scripts/jest`).
+ * react-scripts builds its jest config in code, with no such file: not one of them. */
+const CONFIG_WRAPPERS: ReadonlyMap<string, { readonly runner: Exclude<NodeRunnerId, 'node-test'>; readonly config: string }> = new Map([
+  ['kcd-scripts', { runner: 'jest', config: 'kcd-scripts/jest.js' }],
+]);
+/** Wrappers whose `test` runs a runner with a config built in code, which run-tests
+ * cannot hand the runner: named in the NO_RUNNER message, with what `--runner` does. */
+const CODE_CONFIG_WRAPPERS: ReadonlyMap<string, NodeRunnerId> = new Map([['react-scripts', 'jest']]);
+
+/** What a wrapper of CODE_CONFIG_WRAPPERS in a script's commands does, or null. */
+export function unreadableWrapper(commands: readonly (readonly string[])[]): string | null {
+  for (const [command, sub] of commands) {
+    const runner = CODE_CONFIG_WRAPPERS.get(command ?? '');
+    if (runner !== undefined && sub === 'test') {
+      return `${command} test: ${runner} with a config built in code that run-tests cannot give ${runner} (--runner ${runner} runs ${runner} without it)`;
+    }
+  }
+  return null;
+}
 /** How deep `npm run a` -> `npm run b` -> ... is followed. */
 const MAX_DEPTH = 4;
 
@@ -89,6 +113,11 @@ function readCommand(pkg: ScriptsHolder, words: readonly string[], trail: readon
   }
   const runner = runnerOf(command);
   if (runner) return { result: { runner, env, nodeArgs: [], args: rest, note: null }, trail, alone: true };
+  const wrapper = CONFIG_WRAPPERS.get(command);
+  if (wrapper && rest[0] === 'test') {
+    const note = `scripts.test runs ${wrapper.runner} through ${command}; run-tests runs ${wrapper.runner} with ${command}'s config (${wrapper.config}) unless the project has its own`;
+    return { result: { runner: wrapper.runner, env, nodeArgs: [], args: rest.slice(1), note, wrapperConfig: wrapper.config }, trail, alone: true };
+  }
   const called = scriptCalled(command, rest);
   if (called === null || trail.includes(called.name) || trail.length > MAX_DEPTH) return null;
   const line = pkg.scripts?.[called.name];

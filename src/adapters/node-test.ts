@@ -1,9 +1,10 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { FailedTestRecord } from '../core/types.js';
+import type { ProjectFacts } from '../detect/facts.js';
 import { parseNodeTestId } from '../parsers/node-test-id.js';
 import { escapeRegex } from './mocha.js';
-import { expandDirectories, fileOperand, isNodeTestFile } from './node-files.js';
+import { expandDirectories, expandGlobs, fileOperand, isNodeTestFile } from './node-files.js';
 import { chooseNodeRunner, nodeDetectionMiss, packageJson, testScript, type TestScript } from './node.js';
 import type { Adapter, Invocation, PlanRequest } from './types.js';
 
@@ -40,12 +41,13 @@ export const nodeTest: Adapter = {
     const reporter = pathToFileURL(path.join(request.reportersDir, 'node-test', 'reporter.mjs')).href;
     const selecting = request.rerun !== null || request.name !== null;
     const { flags, reporters, patterns } = splitNodeArgs(own ? script.nodeArgs : []);
+    const scriptFiles = own ? scriptOperands(request.facts, script.args) : [];
     const logReporters = reporters.length > 0 ? reporters : [['--test-reporter=spec', '--test-reporter-destination=stdout']];
     const command = (selection: Selection): string[] => [
       process.execPath, ...flags, '--test',
       ...logReporters.flat(), `--test-reporter=${reporter}`, `--test-reporter-destination=${report}`,
       ...(selection.pattern === null ? (selecting ? [] : patterns) : [`--test-name-pattern=${selection.pattern}`]),
-      ...(selection.files.length > 0 ? selection.files.map(fileOperand) : own ? script.args : []),
+      ...(selection.files.length > 0 ? selection.files.map(fileOperand) : scriptFiles),
     ];
     // node 20 searches a directory itself, later versions take globs instead: run-tests
     // lists the test files below it, as node 20 would.
@@ -56,6 +58,8 @@ export const nodeTest: Adapter = {
     delete env.NODE_TEST_CONTEXT;
     const notes = scriptNotes(script, pkg.scripts?.test);
     if (selecting && patterns.length > 0) notes.push("the script's --test-name-pattern is replaced by run-tests' selection");
+    const globs = own ? script.args.filter((arg) => !scriptFiles.includes(arg)) : [];
+    if (globs.length > 0 && first?.files.length === 0) notes.push(`node ${process.versions.node} does not expand globs: run-tests gave it the files of ${globs.join(', ')}, as npm's shell would`);
     return {
       argv: command(first ?? { files: [], pattern: null }),
       ...(then.length > 0 ? { thenArgv: then.map(command) } : {}),
@@ -87,6 +91,14 @@ export function splitNodeArgs(args: readonly string[]): { flags: string[]; repor
   }
   const reporters = names.map((name, k) => [`--test-reporter=${name}`, `--test-reporter-destination=${destinations[k] ?? 'stdout'}`]);
   return { flags, reporters, patterns: patterns.map((p) => `--test-name-pattern=${p}`) };
+}
+
+/** node 20 does not expand a glob it is given (node 21 and later do): run-tests expands
+ * the script's globs for it, as the shell that runs `npm test` does. */
+const NODE_EXPANDS_GLOBS = Number(process.versions.node.split('.')[0]) >= 21;
+
+function scriptOperands(facts: ProjectFacts, args: readonly string[]): readonly string[] {
+  return NODE_EXPANDS_GLOBS ? args : expandGlobs(facts, args);
 }
 
 function namePattern({ name }: PlanRequest): string | null {

@@ -3,7 +3,7 @@ import { HarnessError } from '../core/errors.js';
 import type { FailedTestRecord } from '../core/types.js';
 import type { ProjectFacts } from '../detect/facts.js';
 import { filesBelow, isNodeTestFile } from './node-files.js';
-import { commandChain, runnerLabel, testScript, type NodeRunnerId } from './node-script.js';
+import { commandChain, runnerLabel, testScript, unreadableWrapper, type NodeRunnerId, type TestScript } from './node-script.js';
 import type { Invocation, PlanRequest } from './types.js';
 
 export { shellWords, testScript, type NodeRunnerId, type TestScript } from './node-script.js';
@@ -40,12 +40,15 @@ const CONFIG_FILES: Readonly<Record<(typeof BY_DEPENDENCY)[number], RegExp>> = {
  * the project's top directory, and the directories tests usually live in. */
 const TEST_DIRS = ['test', 'tests', '__tests__'] as const;
 
-/** Which JavaScript runner the project uses, in the documented order: a dependency
- * (vitest, jest, mocha), a config file, what scripts.test runs, else node --test when
- * test files exist. */
+/** Which JavaScript runner the project uses, in the documented order: what scripts.test
+ * runs (the project's own word: a dependency may be there for an example or a tool),
+ * then a dependency (vitest, jest, mocha), a config file, else node --test when test
+ * files exist. */
 export function chooseNodeRunner(facts: ProjectFacts): { id: NodeRunnerId; reason: string } | null {
   const pkg = packageJson(facts);
   if (pkg === null) return null;
+  const script = testScript(pkg);
+  if (script.runner) return { id: script.runner, reason: `scripts.test runs ${runnerLabel(script.runner)}` };
   for (const id of BY_DEPENDENCY) {
     const field = pkg.devDependencies?.[id] !== undefined ? 'devDependencies' : pkg.dependencies?.[id] !== undefined ? 'dependencies' : null;
     if (field) return { id, reason: `package.json lists ${id} in ${field}` };
@@ -56,8 +59,6 @@ export function chooseNodeRunner(facts: ProjectFacts): { id: NodeRunnerId; reaso
     if (config) return { id, reason: `${config} found` };
   }
   if (pkg.jest !== undefined) return { id: 'jest', reason: 'package.json has a "jest" section' };
-  const script = testScript(pkg);
-  if (script.runner) return { id: script.runner, reason: `scripts.test runs ${runnerLabel(script.runner)}` };
   const found = nodeTestFiles(facts);
   if (found.length > 0) return { id: 'node-test', reason: `no runner in package.json; test files found (${found.join(', ')}): node --test` };
   return null;
@@ -78,7 +79,7 @@ export function nodeDetectionMiss(facts: ProjectFacts): string | null {
   const read = script === undefined ? null : commandChain(script);
   const said = script === undefined ? 'package.json has no scripts.test'
     : read === null ? `scripts.test (${JSON.stringify(script)}) is a shell command line run-tests does not read`
-      : `scripts.test (${JSON.stringify(script)}) runs no runner run-tests knows`;
+      : `scripts.test (${JSON.stringify(script)}) runs ${unreadableWrapper(read) ?? 'no runner run-tests knows'}`;
   return `${said}; no vitest, jest or mocha in its dependencies, no config file of theirs, and no node --test files in ${['.', ...TEST_DIRS.map((d) => `${d}/`)].join(', ')}`;
 }
 
@@ -132,7 +133,7 @@ export function launcherInvocation(request: PlanRequest, spec: LauncherSpec): In
     // A directory ends in `/`: vitest takes a path as a prefix, and `tests` would also select `tests2/`.
     ...files.flatMap((f) => ['--path', `${path.join(request.root, f)}${facts.isDirectory(f) ? '/' : ''}`]),
     ...(name === null ? [] : ['--name', name]),
-    '--', ...(own ? script.args : []),
+    '--', ...(own ? [...wrapperConfigArgs(facts, pkg, script, spec.runner), ...script.args] : []),
   ];
   const [first, ...then] = request.rerun ? rerunSelections(request.rerun, spec.nameSeparator) : [{ files: request.files, name: nameFilter(request) }];
   const notes = [
@@ -148,7 +149,25 @@ export function launcherInvocation(request: PlanRequest, spec: LauncherSpec): In
     shownEnv: Object.keys(env),
     ...(notes.length > 0 ? { notes } : {}),
     reports: [{ path: report, parser: spec.parser }],
+    noTestsExitCodes: [LAUNCHER_NO_TEST_FILES_EXIT],
   };
+}
+
+/** The launchers' exit code when the runner itself found no test file to run
+ * (reporters/jest/launch-args.cjs NO_TEST_FILES_EXIT): jest and vitest exit 1 there, as
+ * for a failure outside tests, so the launchers say it with a code of their own. */
+export const LAUNCHER_NO_TEST_FILES_EXIT = 4;
+
+/** The wrapper's config for the runner (`--config`, with the project as its rootDir,
+ * as the wrapper runs it from there), unless the project has a config of its own. */
+function wrapperConfigArgs(facts: ProjectFacts, pkg: PackageJson, script: TestScript, runner: 'jest' | 'vitest'): string[] {
+  if (script.wrapperConfig === undefined) return [];
+  if (facts.list('.').some((f) => CONFIG_FILES[runner].test(f)) || (runner === 'jest' && pkg.jest !== undefined)) return [];
+  const config = facts.findUp(`node_modules/${script.wrapperConfig}`);
+  if (config === null) {
+    throw new HarnessError('RUNNER_MISSING', `scripts.test's wrapper is not installed: no node_modules/${script.wrapperConfig} in ${facts.root} or above; ${NODE_INSTALL_HINT}`, { path: facts.root });
+  }
+  return ['--config', config, '--rootDir', facts.root];
 }
 
 /** What one launcher run selects: files (none = the project's own) and a name pattern. */

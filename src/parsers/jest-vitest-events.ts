@@ -21,7 +21,7 @@ export interface EventMapper {
   /** The whole file's results from its `file` record; `tests` are the streamed ones. */
   file(record: Json, streamed: readonly TestResult[], ctx: ParseContext): TestResult[];
   /** Results from the `end` record (errors outside any file), and whether the run was cut short. */
-  end(record: Json, ctx: ParseContext): { readonly tests: TestResult[]; readonly interrupted: boolean };
+  end(record: Json, ctx: ParseContext): { readonly tests: TestResult[]; readonly interrupted: boolean; readonly noFiles: boolean };
   /** The name shown for a `test_start` record. */
   startedName(record: Json): string | null;
 }
@@ -38,13 +38,15 @@ interface State {
   interrupted: boolean;
   afterEnd: boolean;
   finished: number;
+  /** Tests the name filter left out, as the `end` records count them. */
+  deselected: number;
 }
 
 export function eventsParser(mapper: EventMapper): ParserFactory {
   return (ctx) => {
     const state: State = {
       byFile: new Map(), running: new Map(), warnings: [], endTests: [],
-      starts: 0, ends: 0, interrupted: false, afterEnd: false, finished: 0,
+      starts: 0, ends: 0, interrupted: false, afterEnd: false, finished: 0, deselected: 0,
     };
     return lineParser({
       line(raw, lineNo, cutOff) {
@@ -106,6 +108,8 @@ function apply(mapper: EventMapper, record: Json, lineNo: number, state: State, 
       state.endTests.push(...end.tests);
       state.interrupted ||= end.interrupted;
       state.ends += 1;
+      state.deselected += typeof record['deselected'] === 'number' ? record['deselected'] : 0;
+      if (end.noFiles) state.warnings.push(`${mapper.runner} found no test file to run: no file matched the selection (or its own test file patterns)`);
       return;
     }
     default:
@@ -124,7 +128,9 @@ function finish(mapper: EventMapper, state: State, ctx: ParseContext): ParsedRep
   if (state.interrupted) warnings.push(`${mapper.runner} reports that the run was interrupted`);
   if (state.afterEnd) warnings.push(`the ${mapper.runner} report has records after its end record`);
   const complete = ended && !state.interrupted && !state.afterEnd && state.running.size === 0;
-  return { tests: [...[...state.byFile.values()].flat(), ...state.endTests], complete, warnings };
+  const tests = [...[...state.byFile.values()].flat(), ...state.endTests];
+  if (tests.length === 0 && state.deselected > 0) warnings.push(`no test matched the name filter: ${mapper.runner} left out all ${state.deselected} tests of the files it ran`);
+  return { tests, complete, warnings };
 }
 
 function parseObject(line: string): Json | undefined {

@@ -99,7 +99,7 @@ const mapper: EventMapper = {
     const error = execError(record, ctx);
     return error === null ? tests : [...tests, error];
   },
-  end: (record) => ({ tests: [], interrupted: record['interrupted'] === true }),
+  end: (record) => ({ tests: [], interrupted: record['interrupted'] === true, noFiles: record['suites'] === 0 }),
   startedName: (record) => {
     const title = str(record['title']);
     return title === null ? null : displayName(record['ancestors'], title);

@@ -88,6 +88,7 @@ const mapper: EventMapper = {
   end: (record, ctx) => ({
     tests: objects(record['unhandled_errors']).map((e) => unhandled(e, ctx)),
     interrupted: record['reason'] === 'interrupted',
+    noFiles: record['files'] === 0,
   }),
   startedName: (record) => {
     const titles = strings(record['titles']);

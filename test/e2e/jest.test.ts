@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import fs from 'fs-extra';
 import { spawnSync } from 'node:child_process';
+import os from 'node:os';
 import path from 'node:path';
 import { copyFixture, failures, junitTests, processGone, REPO, runJson, waitFor } from './helpers.js';
 
@@ -155,6 +156,34 @@ describe('jest through its programmatic API', () => {
     const regex = await runJson(['--cwd', dir, '--name', '/^math add/', 'test/math.test.js']);
     expect(regex.report.summary).toEqual({ run: 2, passed: 1, failures: 1, errors: 0, skips: 0 });
     expect(failures(regex.report)).toEqual([['math › add › adds negatives', 'test/math.test.js', 11, 'failed']]);
+  });
+
+  it('is no_tests, saying so, when no test file matches the files or no test matches --name (jest exits 1 on the first)', async () => {
+    const dir = await jestFixture('jest-mixed');
+    const noFile = await runJson(['--cwd', dir, 'src/']);
+    expect([noFile.exitCode, noFile.report.status, noFile.report.error]).toEqual([4, 'no_tests', null]);
+    expect(noFile.report.summary).toEqual({ run: 0, passed: 0, failures: 0, errors: 0, skips: 0 });
+    expect(noFile.report.warnings).toEqual(['jest found no test file to run: no file matched the selection (or its own test file patterns)', 'no tests ran']);
+    const noName = await runJson(['--cwd', dir, '--name', 'no such test', 'test/math.test.js']);
+    expect([noName.exitCode, noName.report.status]).toEqual([4, 'no_tests']);
+    expect(noName.report.warnings).toEqual(['no test matched the name filter: jest left out all 7 tests of the files it ran', 'no tests ran']);
+  });
+
+  it('runs jest with the config of kcd-scripts when scripts.test is `kcd-scripts test` and jest only its dependency', async () => {
+    // jest hoisted above the project, as a workspace installs it; kcd-scripts' published
+    // `kcd-scripts/jest` config stands in as a file selecting checks/*.js, which jest's
+    // defaults would not: only with it do the fixture's tests run.
+    const top = fs.realpathSync(await fs.mkdtemp(path.join(os.tmpdir(), 'run-tests-kcd-')));
+    await fs.symlink(path.join(REPO, 'node_modules'), path.join(top, 'node_modules'));
+    const dir = await copyFixture('jest-kcd-scripts', path.join(top, 'project'));
+    await fs.outputFile(path.join(dir, 'node_modules/kcd-scripts/package.json'), '{"name":"kcd-scripts","version":"16.0.0"}');
+    await fs.outputFile(path.join(dir, 'node_modules/kcd-scripts/jest.js'), "module.exports = { testMatch: ['<rootDir>/checks/*.js'] };\n");
+    const { exitCode, report } = await runJson(['--cwd', dir]);
+    expect([exitCode, report.status, report.framework, report.error]).toEqual([1, 'failed', 'jest', null]);
+    expect(report.reason).toBe("scripts.test runs jest: the project's own jest, through run-tests' launcher; scripts.test runs jest through kcd-scripts; run-tests runs jest with kcd-scripts's config (kcd-scripts/jest.js) unless the project has its own");
+    expect(report.command).toMatch(/ -- --config node_modules\/kcd-scripts\/jest\.js --rootDir \S+\/project --ci$/);
+    expect(report.summary).toEqual({ run: 3, passed: 2, failures: 1, errors: 0, skips: 0 });
+    expect(failures(report)).toEqual([['sum › adds wrongly', 'checks/sum.js', 15, 'failed']]);
   });
 
   it('keeps process.argv and the environment of scripts.test (cross-env GREETING=hello jest --ci)', async () => {

@@ -6,6 +6,20 @@ import { copyFixture, failures, hasTools, processGone, runJson, waitFor } from '
 const suite = hasTools('node') ? describe : describe.skip;
 
 suite('node --test', () => {
+  it("runs what scripts.test runs, before a devDependency on jest, with the script's glob expanded for node 20", async () => {
+    const dir = await copyFixture('node-test-script-glob');
+    const { exitCode, report } = await runJson(['--cwd', dir]);
+    expect([exitCode, report.status, report.framework, report.error]).toEqual([1, 'failed', 'node-test', null]);
+    // checks/*.js as a shell expands it: not checks/deep/c.js, not test/old.test.js, not the jest example.
+    if (Number(process.versions.node.split('.')[0]) < 21) {
+      expect(report.reason).toBe(`scripts.test runs node --test; node ${process.versions.node} does not expand globs: run-tests gave it the files of checks/*.js, as npm's shell would`);
+      expect(report.command).toMatch(/ \.\/checks\/a\.js \.\/checks\/b\.js$/);
+    }
+    expect(report.summary).toEqual({ run: 4, passed: 3, failures: 1, errors: 0, skips: 0 });
+    expect(failures(report)).toEqual([['b fails', 'checks/b.js', 10, 'failed']]);
+    expect(report.warnings).toEqual([]);
+  });
+
   it('reports leaves exactly, with nested names, and leaves the tests\' process.argv alone', async () => {
     const dir = await copyFixture('node-test-mixed');
     const { exitCode, report } = await runJson(['--cwd', dir]);

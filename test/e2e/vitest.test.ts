@@ -103,6 +103,17 @@ describe('vitest through its programmatic API', () => {
     expect(whole).toBe(`node ${REPO}reporters/vitest/launch.mjs --package node_modules/vitest --report .run-tests/runs/${report.run_id}/vitest-events.jsonl --path test/broken.test.ts -- run`);
   });
 
+  it('is no_tests, saying so, when no test file matches the files or no test matches --name (vitest exits 1 on the first)', async () => {
+    const dir = await vitestFixture('vitest-mixed');
+    const noFile = await runJson(['--cwd', dir, 'src/']);
+    expect([noFile.exitCode, noFile.report.status, noFile.report.error]).toEqual([4, 'no_tests', null]);
+    expect(noFile.report.summary).toEqual({ run: 0, passed: 0, failures: 0, errors: 0, skips: 0 });
+    expect(noFile.report.warnings).toEqual(['vitest found no test file to run: no file matched the selection (or its own test file patterns)', 'no tests ran']);
+    const noName = await runJson(['--cwd', dir, '--name', 'no such test', 'test/math.test.ts']);
+    expect([noName.exitCode, noName.report.status]).toEqual([4, 'no_tests']);
+    expect(noName.report.warnings).toEqual(['no test matched the name filter: vitest left out all 8 tests of the files it ran', 'no tests ran']);
+  });
+
   it('filters by --name as a plain substring or a /regex/, with files', async () => {
     const dir = await vitestFixture('vitest-mixed');
     const plain = await runJson(['--cwd', dir, '--name', 'handles [brackets] and (parens)', 'test/math.test.ts', 'test/second.test.ts']);

@@ -23,8 +23,18 @@ const HEAD = ['node', '/rt/reporters/jest/launch.cjs', '--package', '/p/node_mod
 const record = (file: string | null, name: string, id = `${file}::${name}`): FailedTestRecord => ({ test_name: name, file, line: 1, status: 'failed', message: 'm', id });
 
 describe('jest adapter', () => {
+  it('runs `kcd-scripts test` as jest, with kcd-scripts\' config unless the project has its own', () => {
+    const files = { 'package.json': JSON.stringify({ scripts: { test: 'kcd-scripts test --ci' } }), 'node_modules/kcd-scripts/jest.js': '' };
+    expect(jest.detect(factsFromFiles(ROOT, files))).toBe("scripts.test runs jest: the project's own jest, through run-tests' launcher");
+    expect(jest.plan(request(files)).argv).toEqual([...HEAD, '--', '--config', '/p/node_modules/kcd-scripts/jest.js', '--rootDir', '/p', '--ci']);
+    expect(jest.plan(request({ ...files, 'jest.config.js': '' })).argv).toEqual([...HEAD, '--', '--ci']);
+    expect(jest.plan(request({ 'package.json': JSON.stringify({ scripts: { test: 'kcd-scripts test' }, jest: {} }) })).argv).toEqual([...HEAD, '--']);
+    expect(() => jest.plan(request({ 'package.json': JSON.stringify({ scripts: { test: 'kcd-scripts test' } }) }))).toThrow(/no node_modules\/kcd-scripts\/jest\.js/);
+  });
+
   it('detects jest through chooseNodeRunner only', () => {
-    expect(jest.detect(factsFromFiles(ROOT, pkg('jest')))).toBe("package.json lists jest in devDependencies: the project's own jest, through run-tests' launcher");
+    expect(jest.detect(factsFromFiles(ROOT, pkg('jest')))).toBe("scripts.test runs jest: the project's own jest, through run-tests' launcher");
+    expect(jest.detect(factsFromFiles(ROOT, pkg('make test')))).toBe("package.json lists jest in devDependencies: the project's own jest, through run-tests' launcher");
     expect(jest.detect(factsFromFiles(ROOT, { 'package.json': JSON.stringify({ devDependencies: { vitest: '4', jest: '30' } }) }))).toBeNull();
   });
 

@@ -17,11 +17,19 @@ describe('chooseNodeRunner', () => {
     expect(choose({ 'package.json': pkg({ dependencies: { mocha: '1' } }) })).toEqual({ id: 'mocha', reason: 'package.json lists mocha in dependencies' });
   });
 
-  it('then a config file, then a "jest" section, then what scripts.test runs', () => {
+  it('then a config file, then a "jest" section', () => {
     expect(choose({ 'package.json': pkg({}), 'jest.config.ts': '' })).toEqual({ id: 'jest', reason: 'jest.config.ts found' });
     expect(choose({ 'package.json': pkg({}), 'vitest.config.mts': '', 'jest.config.js': '' })?.id).toBe('vitest');
     expect(choose({ 'package.json': pkg({ jest: {} }) })).toEqual({ id: 'jest', reason: 'package.json has a "jest" section' });
     expect(choose({ 'package.json': pkg({ scripts: { test: 'vitest run' } }) })).toEqual({ id: 'vitest', reason: 'scripts.test runs vitest' });
+  });
+
+  it('takes what scripts.test runs before any dependency or config file (a dependency may serve an example)', () => {
+    expect(choose({ 'package.json': pkg({ scripts: { test: 'node --test dist/test/*.js' }, devDependencies: { jest: '1' } }), 'jest.config.js': '' }))
+      .toEqual({ id: 'node-test', reason: 'scripts.test runs node --test' });
+    expect(choose({ 'package.json': pkg({ scripts: { test: 'tsc && npm run unit', unit: 'mocha' }, devDependencies: { vitest: '1' } }) })?.id).toBe('mocha');
+    // A script that runs no runner leaves the choice to the dependencies.
+    expect(choose({ 'package.json': pkg({ scripts: { test: 'make test' }, devDependencies: { jest: '1' } }) })?.id).toBe('jest');
   });
 
   it('falls back to node --test only with test files, and needs a package.json', () => {

@@ -21,8 +21,10 @@ const pkg = (test: string, deps: Record<string, string> = { vitest: '4' }): Reco
 const HEAD = ['node', '/rt/reporters/vitest/launch.mjs', '--package', '/p/node_modules/vitest', '--report', '/p/.run-tests/runs/ID/vitest-events.jsonl'];
 
 describe('vitest adapter', () => {
-  it('detects vitest before jest', () => {
-    expect(vitest.detect(factsFromFiles(ROOT, pkg('jest', { jest: '30', vitest: '4' })))).toBe("package.json lists vitest in devDependencies: the project's own vitest (`vitest run`), through run-tests' launcher");
+  it('detects vitest before jest by dependency, and what scripts.test runs before either', () => {
+    expect(vitest.detect(factsFromFiles(ROOT, pkg('make test', { jest: '30', vitest: '4' })))).toBe("package.json lists vitest in devDependencies: the project's own vitest (`vitest run`), through run-tests' launcher");
+    expect(vitest.detect(factsFromFiles(ROOT, pkg('jest', { jest: '30', vitest: '4' })))).toBeNull();
+    expect(vitest.detect(factsFromFiles(ROOT, pkg('vitest run', { jest: '30', vitest: '4' })))).toBe("scripts.test runs vitest: the project's own vitest (`vitest run`), through run-tests' launcher");
     expect(vitest.detect(factsFromFiles(ROOT, pkg('jest', { jest: '30' })))).toBeNull();
   });
 

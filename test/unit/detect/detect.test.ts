@@ -66,6 +66,8 @@ describe('detectRunner', () => {
     expect(seen({ 'package.json': JSON.stringify({ scripts: { test: 'jest | tee log' } }) }))
       .toEqual([`scripts.test ("jest | tee log") is a shell command line run-tests does not read; ${where}`]);
     expect(seen({ 'package.json': '{}' })).toEqual([`package.json has no scripts.test; ${where}`]);
+    expect(seen({ 'package.json': JSON.stringify({ scripts: { test: 'react-scripts test' } }) }))
+      .toEqual([`scripts.test ("react-scripts test") runs react-scripts test: jest with a config built in code that run-tests cannot give jest (--runner jest runs jest without it); ${where}`]);
   });
 
   it('ranks the ecosystems: Rails and rspec, then a JavaScript runner with evidence, then go, then rake', () => {
