@@ -109,12 +109,19 @@ export function restat(root: string, before: TreeState): TreeState {
 
 /** The paths whose fingerprint differs, that only one state lists, or that `after` saw
  * change since `sinceMs` (wall clock, ms): a change the runner made before `before` was
- * taken still counts. Sorted. */
+ * taken still counts. Sorted. Without git nothing tells the project's files from what
+ * the runner writes (cargo's Cargo.lock): a file that had changed since the runner
+ * started when it was first seen is taken for the runner's output, and not counted. */
 export function changedPaths(before: TreeState, after: TreeState, sinceMs: number): string[] {
   const changed = new Set<string>();
+  const since = (state: FileState) => state.changedMs !== null && state.changedMs >= sinceMs;
+  if (before.git === null) {
+    for (const [file, state] of before.files) if (!since(state) && after.files.get(file)?.print !== state.print) changed.add(file);
+    return [...changed].sort();
+  }
   for (const [file, state] of before.files) if (after.files.get(file)?.print !== state.print) changed.add(file);
   for (const [file, state] of after.files) {
-    if (!before.files.has(file) || (state.changedMs !== null && state.changedMs >= sinceMs)) changed.add(file);
+    if (!before.files.has(file) || since(state)) changed.add(file);
   }
   return [...changed].sort();
 }

@@ -21,4 +21,16 @@ describe('without git', () => {
     write(dir, { 'new.py': 'n', '.venv/x.py': 'changed', 'test/__pycache__/a.pyc': 'changed' });
     expect(changedPaths(before, restat(dir, before), NEVER)).toEqual(['gone.py', 'test/a_test.py']);
   });
+
+  it('takes a file that had changed since the runner started, when first seen, for the runner\'s output', async () => {
+    const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'run-tests-tree-')));
+    write(dir, { 'src/lib.rs': 'old' });
+    const started = Date.now() + 1;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    // Written after the runner started, before the walk reached it (cargo's Cargo.lock).
+    write(dir, { 'Cargo.lock': 'v1' });
+    const before = await walkState(dir, new Set());
+    write(dir, { 'Cargo.lock': 'v2, longer', 'src/lib.rs': 'edited by a test' });
+    expect(changedPaths(before, restat(dir, before), started)).toEqual(['src/lib.rs']);
+  });
 });
