@@ -30,24 +30,26 @@ function parseArgs(argv) {
   return opts;
 }
 
-/** Runs one argv in `cwd`, with `pathDirs` (a project's `path`) first on PATH. */
-function run(argv, cwd, pathDirs = []) {
-  const env = { ...process.env, PATH: [...pathDirs, process.env.PATH].join(path.delimiter) };
+/** Runs one argv in `cwd`, with the project's `path` first on PATH and its `env` set
+ * (`<checkout>` in a value stands for the project's checkout: GOPATH mode needs it). */
+function run(argv, cwd, project, checkout) {
+  const own = Object.fromEntries(Object.entries(project.env ?? {}).map(([name, value]) => [name, value.replaceAll('<checkout>', checkout)]));
+  const env = { ...process.env, ...own, PATH: [...(project.path ?? []), process.env.PATH].join(path.delimiter) };
   return spawnSync(argv[0], argv.slice(1), { cwd, env, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, timeout: RUN_TIMEOUT_MS });
 }
 
-function setup(project, cwd) {
+function setup(project, cwd, checkout) {
   for (const argv of project.setup) {
-    const result = run(argv, cwd, project.path);
+    const result = run(argv, cwd, project, checkout);
     if (result.status !== 0) return `setup failed: \`${argv.join(' ')}\` exited ${result.status ?? result.signal}`;
   }
   return null;
 }
 
 /** The run-tests report for a checkout, or an error text. */
-function runReport(project, cwd) {
+function runReport(project, cwd, checkout) {
   const started = Date.now();
-  const result = run([process.execPath, runTests, '--cwd', cwd, '--json'], cwd, project.path);
+  const result = run([process.execPath, runTests, '--cwd', cwd, '--json'], cwd, project, checkout);
   const seconds = Math.round((Date.now() - started) / 1000);
   try {
     return { report: JSON.parse(result.stdout), exit: result.status, seconds };
@@ -97,14 +99,15 @@ function counts(c) {
 }
 
 function checkProject(project, opts) {
-  const cwd = path.join(opts.dir, project.id, project.subdirectory ?? '');
+  const checkout = path.join(opts.dir, project.id);
+  const cwd = path.join(checkout, project.subdirectory ?? '');
   const row = { project, got: '', seconds: null, verdict: '', detail: '' };
   if (!fs.existsSync(cwd)) return { ...row, verdict: 'not checked out', detail: cwd };
   if (opts.setup) {
-    const problem = setup(project, cwd);
+    const problem = setup(project, cwd, checkout);
     if (problem) return { ...row, verdict: 'setup failed', detail: problem };
   }
-  const outcome = runReport(project, cwd);
+  const outcome = runReport(project, cwd, checkout);
   if (outcome.problem) return { ...row, seconds: outcome.seconds, verdict: '**crash**', detail: outcome.problem };
   const got = observed(outcome.report, cwd);
   const diffs = differences(project, got);
@@ -139,8 +142,8 @@ function table(rows) {
 }
 
 function runTestsCommit() {
-  const result = run(['git', 'rev-parse', '--short=10', 'HEAD'], repoRoot);
-  const dirty = run(['git', 'status', '--porcelain', '--', 'src', 'reporters'], repoRoot).stdout.trim() !== '';
+  const result = run(['git', 'rev-parse', '--short=10', 'HEAD'], repoRoot, {}, repoRoot);
+  const dirty = run(['git', 'status', '--porcelain', '--', 'src', 'reporters'], repoRoot, {}, repoRoot).stdout.trim() !== '';
   return result.status === 0 ? `${result.stdout.trim()}${dirty ? ' (with uncommitted changes)' : ''}` : 'unknown';
 }
 
