@@ -9,14 +9,20 @@ export interface NameCheck {
 }
 
 const NONE: NameCheck = { warnings: [], dropped: false };
+/** How a warning that the name filter selected nothing begins, whoever says it. */
+export const NOTHING_MATCHED = 'no test matched';
 
 /** A `--name` that selected nothing says so; tests the adapter knows the filter does not
  * select say the runner dropped it (checked for plain text only, by the runner's rule). */
 export function checkName(name: NameFilter | null, adapter: Pick<Adapter, 'selectedByName'>,
-  tests: readonly TestResult[], status: RunStatus): NameCheck {
+  tests: readonly TestResult[], status: RunStatus, runnerWarnings: readonly string[] = []): NameCheck {
   if (name === null) return NONE;
   const shown = `--name ${JSON.stringify(name.text)}`;
-  if (tests.length === 0) return status === 'no_tests' ? { warnings: [`no test matched ${shown}`], dropped: false } : NONE;
+  if (tests.length === 0) {
+    // Said once: a runner's own report may already say it, with what the filter left out.
+    const said = runnerWarnings.some((warning) => warning.startsWith(NOTHING_MATCHED));
+    return status === 'no_tests' && !said ? { warnings: [`${NOTHING_MATCHED} ${shown}`], dropped: false } : NONE;
+  }
   const selects = adapter.selectedByName?.bind(adapter);
   if (name.regex || selects === undefined) return NONE;
   const others = tests.filter((test) => !selects(name.text, test));

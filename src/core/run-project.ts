@@ -195,7 +195,7 @@ async function finish(run: Execution, outcome: ProcessOutcome, follower: ReportF
   let status: RunStatus = failedEarly ? 'error' : verdict.status;
   // A rerun that lost some of its selection proves nothing about those tests.
   if (status === 'passed' && missing.length > 0) status = 'error';
-  const named = checkName(request.name, adapter, tests, status);
+  const named = checkName(request.name, adapter, tests, status, read.warnings);
   warnings.push(...named.warnings);
   if (status === 'passed' && named.dropped) status = 'error';
   const { fields: treeFields, warnings: treeWarnings } = await bound;
