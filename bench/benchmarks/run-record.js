@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { figure } from '../lib/figure.js';
-import { copyFixture, tempDir } from '../lib/fixtures.js';
+import { committedCopy, tempDir } from '../lib/fixtures.js';
 import { median } from '../lib/stats.js';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
@@ -80,11 +80,7 @@ process.stdout.write(JSON.stringify({ samples, steps }));
 
 /** A committed copy of the minitest fixture, with a report as a run of it writes. */
 function project() {
-  const dir = copyFixture('minitest-mixed');
-  const git = (...args) => execFileSync('git', args, { cwd: dir, stdio: 'ignore' });
-  git('init', '-q');
-  git('add', '-A');
-  git('-c', 'user.name=bench', '-c', 'user.email=bench@example.invalid', '-c', 'commit.gpgsign=false', 'commit', '-q', '-m', 'bench');
+  const dir = committedCopy('minitest-mixed');
   const report = path.join(tempDir('run-record-report'), 'report.json');
   const tests = Array.from({ length: 50 }, (_, i) => ({ test_name: `T#test_${i}`, file: 'test/t_test.rb', line: i + 1, status: 'failed', message: 'm'.repeat(200), id: `T#test_${i}` }));
   fs.writeFileSync(report, JSON.stringify({ schema_version: 1, status: 'failed', summary: { run: 2000, passed: 1950, failures: 50, errors: 0, skips: 0 }, failed_tests: tests, warnings: [] }));

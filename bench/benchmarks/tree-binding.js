@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { figure } from '../lib/figure.js';
-import { copyFixture, tempDir } from '../lib/fixtures.js';
+import { committedCopy, tempDir } from '../lib/fixtures.js';
 import { median } from '../lib/stats.js';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
@@ -50,11 +50,7 @@ process.stdout.write(JSON.stringify({ files: before.files.size, ...samples }));
 
 /** A copy of a small fixture as a git repository with one commit. */
 function smallRepo() {
-  const dir = copyFixture('node-test-drift');
-  const git = (...args) => execFileSync('git', args, { cwd: dir, stdio: 'ignore' });
-  git('init', '-q');
-  git('add', '-A');
-  git('-c', 'user.name=bench', '-c', 'user.email=bench@example.invalid', '-c', 'commit.gpgsign=false', 'commit', '-q', '-m', 'bench');
+  const dir = committedCopy('node-test-drift');
   return { dir, where: '<copy of test/fixtures/projects/node-test-drift, committed>', size: 'small' };
 }
 

@@ -26,6 +26,16 @@ export function copyFixture(name) {
   return dir;
 }
 
+/** A copy of a fixture project as a git repository with one commit. */
+export function committedCopy(name) {
+  const dir = copyFixture(name);
+  const git = (...args) => execFileSync('git', args, { cwd: dir, stdio: 'ignore' });
+  git('init', '-q');
+  git('add', '-A');
+  git('-c', 'user.name=bench', '-c', 'user.email=bench@example.invalid', '-c', 'commit.gpgsign=false', 'commit', '-q', '-m', 'bench');
+  return dir;
+}
+
 // No `source` line: bundler resolves against the installed gems (`bundle lock --local`),
 // and the project's .bundle/config silences its warning about the missing source.
 const GEMFILE = 'gem "minitest"\ngem "rake"\n';

@@ -4,6 +4,7 @@ import { spawnSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { copyFixture, failures, junitTests, processGone, REPO, runJson, waitFor } from './helpers.js';
+import { JEST_MIXED_FAILURES, sorted } from './expected.js';
 
 /** A temp copy of a fixture whose node_modules is run-tests' own (jest 30 is a devDependency). */
 async function jestFixture(name: string): Promise<string> {
@@ -11,16 +12,6 @@ async function jestFixture(name: string): Promise<string> {
   await fs.symlink(path.join(REPO, 'node_modules'), path.join(dir, 'node_modules'));
   return dir;
 }
-
-const sorted = <T>(rows: T[]): T[] => [...rows].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
-
-const MIXED_FAILURES = [
-  ['load error: test/broken.test.js', 'test/broken.test.js', 3, 'error'],
-  ['math › add › adds negatives', 'test/math.test.js', 11, 'failed'],
-  ['math › fails [with] (brackets) too', 'test/math.test.js', 30, 'failed'],
-  ['math › parses config', 'test/math.test.js', 16, 'error'],
-  ['top level fails', 'test/second.test.js', 6, 'failed'],
-];
 
 describe('jest through its programmatic API', () => {
   it('reports hooks that throw: beforeAll on each of its tests, afterAll on its file, with the error itself', async () => {
@@ -44,7 +35,7 @@ describe('jest through its programmatic API', () => {
     const { exitCode, report } = await runJson(['--cwd', dir]);
     expect([exitCode, report.status, report.framework, report.exit_status]).toEqual([1, 'failed', 'jest', 1]);
     expect(report.summary).toEqual({ run: 10, passed: 3, failures: 3, errors: 2, skips: 2 });
-    expect(sorted(failures(report))).toEqual(MIXED_FAILURES);
+    expect(sorted(failures(report))).toEqual(JEST_MIXED_FAILURES);
     expect(report.warnings).toEqual([]);
     const byName = Object.fromEntries(report.failed_tests.map((t) => [t.test_name, t]));
     expect(byName['math › add › adds negatives']).toMatchObject({
@@ -73,7 +64,7 @@ describe('jest through its programmatic API', () => {
     const { exitCode, report } = await runJson(['--cwd', dir, '--failed-only']);
     expect([exitCode, report.status]).toEqual([1, 'failed']);
     expect(report.summary).toEqual({ run: 4, passed: 0, failures: 3, errors: 1, skips: 0 });
-    expect(sorted(failures(report))).toEqual(MIXED_FAILURES.slice(1));
+    expect(sorted(failures(report))).toEqual(JEST_MIXED_FAILURES.slice(1));
     expect(report.rerun).toEqual({ selected: 4, not_run: [] });
     expect(report.command).toContain("--name '^(?:");
     expect(report.command).toContain('math fails \\[with\\] \\(brackets\\) too');
@@ -86,7 +77,7 @@ describe('jest through its programmatic API', () => {
     const { exitCode, report } = await runJson(['--cwd', dir, '--failed-only', '--junit', junit]);
     expect([exitCode, report.status, report.rerun, report.warnings]).toEqual([1, 'failed', { selected: 5, not_run: [] }, []]);
     expect(report.summary).toEqual({ run: 5, passed: 0, failures: 3, errors: 2, skips: 0 });
-    expect(sorted(failures(report))).toEqual(MIXED_FAILURES);
+    expect(sorted(failures(report))).toEqual(JEST_MIXED_FAILURES);
     // Exactly the previous failures ran: none of the passing or skipped tests of their files.
     expect(await junitTests(junit)).toEqual([
       ['test/broken.test.js', 'load error: test/broken.test.js', 'error'],
@@ -108,7 +99,7 @@ describe('jest through its programmatic API', () => {
     const { report } = await runJson(['--cwd', dir, '--failed-only', '--junit', junit]);
     expect([report.rerun, report.summary]).toEqual([{ selected: 5, not_run: [] }, { run: 5, passed: 1, failures: 3, errors: 1, skips: 0 }]);
     expect((await junitTests(junit)).filter(([file]) => file === 'test/broken.test.js')).toEqual([['test/broken.test.js', 'loads now', 'passed']]);
-    expect(sorted(failures(report))).toEqual(MIXED_FAILURES.slice(1));
+    expect(sorted(failures(report))).toEqual(JEST_MIXED_FAILURES.slice(1));
   });
 
   it('reruns a file whose afterAll threw whole, once, though tests of it failed too, and only the failure of another file', async () => {

@@ -29,4 +29,3 @@ export const installedPackages = (id: string): Record<string, string> =>
     (fs.readJsonSync(path.join(versionDir(id), 'node_modules', name, 'package.json')) as { version: string }).version,
   ]));
 
-export const sorted = <T>(rows: T[]): T[] => [...rows].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));

@@ -3,18 +3,11 @@ import fs from 'fs-extra';
 import path from 'node:path';
 import { RUNNER_VERSIONS } from '../../scripts/runner-versions.js';
 import { copyFixture, failures, runJson } from './helpers.js';
-import { installedPackages, installedSets, sorted, versionFixture } from './runner-versions.js';
+import { JEST_MIXED_FAILURES, sorted } from './expected.js';
+import { installedPackages, installedSets, versionFixture } from './runner-versions.js';
 
 /** Every jest major of the version matrix runs the same fixtures to the same report. */
 const sets = installedSets('jest');
-
-const MIXED_FAILURES = [
-  ['load error: test/broken.test.js', 'test/broken.test.js', 3, 'error'],
-  ['math › add › adds negatives', 'test/math.test.js', 11, 'failed'],
-  ['math › fails [with] (brackets) too', 'test/math.test.js', 30, 'failed'],
-  ['math › parses config', 'test/math.test.js', 16, 'error'],
-  ['top level fails', 'test/second.test.js', 6, 'failed'],
-];
 
 describe.each(sets.length > 0 ? sets : ['none installed'])('jest version matrix: %s', (id) => {
   if (!sets.includes(id)) {
@@ -33,7 +26,7 @@ describe.each(sets.length > 0 ? sets : ['none installed'])('jest version matrix:
     const { exitCode, report } = await runJson(['--cwd', dir]);
     expect([exitCode, report.status, report.warnings]).toEqual([1, 'failed', []]);
     expect(report.summary).toEqual({ run: 10, passed: 3, failures: 3, errors: 2, skips: 2 });
-    expect(sorted(failures(report))).toEqual(MIXED_FAILURES);
+    expect(sorted(failures(report))).toEqual(JEST_MIXED_FAILURES);
     const byName = Object.fromEntries(report.failed_tests.map((t) => [t.test_name, t.message]));
     expect(byName['math › add › adds negatives']).toBe('expect(received).toBe(expected) // Object.is equality\n\nExpected: -3\nReceived: -2');
     expect(byName['load error: test/broken.test.js']).toBe('Error: broken at load: object');
@@ -41,9 +34,9 @@ describe.each(sets.length > 0 ? sets : ['none installed'])('jest version matrix:
     const rerun = await runJson(['--cwd', dir, '--failed-only']);
     expect([rerun.exitCode, rerun.report.rerun, rerun.report.warnings]).toEqual([1, { selected: 5, not_run: [] }, []]);
     expect(rerun.report.summary).toEqual({ run: 5, passed: 0, failures: 3, errors: 2, skips: 0 });
-    expect(sorted(failures(rerun.report))).toEqual(MIXED_FAILURES);
+    expect(sorted(failures(rerun.report))).toEqual(JEST_MIXED_FAILURES);
     const named = await runJson(['--cwd', dir, '--name', '/^math add/', 'test/math.test.js']);
-    expect([named.report.summary, failures(named.report)]).toEqual([{ run: 2, passed: 1, failures: 1, errors: 0, skips: 0 }, [MIXED_FAILURES[1]]]);
+    expect([named.report.summary, failures(named.report)]).toEqual([{ run: 2, passed: 1, failures: 1, errors: 0, skips: 0 }, [JEST_MIXED_FAILURES[1]]]);
   });
 
   it('reports hooks that throw: beforeAll on each of its tests, afterAll on its file', async () => {

@@ -3,7 +3,8 @@ import fs from 'fs-extra';
 import path from 'node:path';
 import { RUNNER_VERSIONS } from '../../scripts/runner-versions.js';
 import { copyFixture, failures, runFile, runJson } from './helpers.js';
-import { installedPackages, installedSets, sorted, versionFixture } from './runner-versions.js';
+import { sorted } from './expected.js';
+import { installedPackages, installedSets, versionFixture } from './runner-versions.js';
 
 /** Every mocha major of the version matrix runs the same fixtures to the same report. */
 const sets = installedSets('mocha');

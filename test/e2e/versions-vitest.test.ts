@@ -3,19 +3,11 @@ import fs from 'fs-extra';
 import path from 'node:path';
 import { RUNNER_VERSIONS } from '../../scripts/runner-versions.js';
 import { copyFixture, failures, runJson } from './helpers.js';
-import { installedPackages, installedSets, sorted, versionFixture } from './runner-versions.js';
+import { VITEST_MIXED_FAILURES, sorted } from './expected.js';
+import { installedPackages, installedSets, versionFixture } from './runner-versions.js';
 
 /** Every vitest major of the version matrix runs the same fixtures to the same report. */
 const sets = installedSets('vitest');
-
-const MIXED_FAILURES = [
-  ['load error: test/broken.test.ts', 'test/broken.test.ts', 3, 'error'],
-  ['math > add > adds negatives', 'test/math.test.ts', 15, 'failed'],
-  ['math > fails [with] (brackets) too', 'test/math.test.ts', 34, 'failed'],
-  ['math > parses config', 'test/math.test.ts', 20, 'error'],
-  ['math > times out', 'test/math.test.ts', 37, 'error'],
-  ['top level fails', 'test/second.test.ts', 8, 'failed'],
-];
 
 describe.each(sets.length > 0 ? sets : ['none installed'])('vitest version matrix: %s', (id) => {
   if (!sets.includes(id)) {
@@ -35,16 +27,16 @@ describe.each(sets.length > 0 ? sets : ['none installed'])('vitest version matri
     expect([exitCode, report.status, report.warnings]).toEqual([1, 'failed', []]);
     expect(report.summary).toEqual({ run: 11, passed: 3, failures: 3, errors: 3, skips: 2 });
     // The lines are the failing assertions' (a test's definition line only for the timeout).
-    expect(sorted(failures(report))).toEqual(MIXED_FAILURES);
+    expect(sorted(failures(report))).toEqual(VITEST_MIXED_FAILURES);
     const byName = Object.fromEntries(report.failed_tests.map((t) => [t.test_name, t.message]));
     expect(byName['math > add > adds negatives']).toBe('expected -2 to be -3 // Object.is equality');
     expect(byName['load error: test/broken.test.ts']).toBe('Error: broken at load: function');
     const rerun = await runJson(['--cwd', dir, '--failed-only']);
     expect([rerun.exitCode, rerun.report.rerun, rerun.report.warnings]).toEqual([1, { selected: 6, not_run: [] }, []]);
     expect(rerun.report.summary).toEqual({ run: 6, passed: 0, failures: 3, errors: 3, skips: 0 });
-    expect(sorted(failures(rerun.report))).toEqual(MIXED_FAILURES);
+    expect(sorted(failures(rerun.report))).toEqual(VITEST_MIXED_FAILURES);
     const named = await runJson(['--cwd', dir, '--name', '/^math add/', 'test/math.test.ts']);
-    expect([named.report.summary, failures(named.report)]).toEqual([{ run: 2, passed: 1, failures: 1, errors: 0, skips: 0 }, [MIXED_FAILURES[1]]]);
+    expect([named.report.summary, failures(named.report)]).toEqual([{ run: 2, passed: 1, failures: 1, errors: 0, skips: 0 }, [VITEST_MIXED_FAILURES[1]]]);
   });
 
   it('reports a suite whose beforeAll failed, and the tests it skipped', async () => {

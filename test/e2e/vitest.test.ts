@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import fs from 'fs-extra';
 import path from 'node:path';
 import { copyFixture, failures, junitTests, processGone, REPO, runJson, waitFor } from './helpers.js';
+import { VITEST_MIXED_FAILURES, sorted } from './expected.js';
 
 /** A temp copy of a fixture whose node_modules is run-tests' own (vitest 4 is a devDependency). */
 async function vitestFixture(name: string): Promise<string> {
@@ -9,17 +10,6 @@ async function vitestFixture(name: string): Promise<string> {
   await fs.symlink(path.join(REPO, 'node_modules'), path.join(dir, 'node_modules'));
   return dir;
 }
-
-const sorted = <T>(rows: T[]): T[] => [...rows].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
-
-const MIXED_FAILURES = [
-  ['load error: test/broken.test.ts', 'test/broken.test.ts', 3, 'error'],
-  ['math > add > adds negatives', 'test/math.test.ts', 15, 'failed'],
-  ['math > fails [with] (brackets) too', 'test/math.test.ts', 34, 'failed'],
-  ['math > parses config', 'test/math.test.ts', 20, 'error'],
-  ['math > times out', 'test/math.test.ts', 37, 'error'],
-  ['top level fails', 'test/second.test.ts', 8, 'failed'],
-];
 
 describe('vitest through its programmatic API', () => {
   it('reports a suite whose hook failed, and reruns its file until a test of that file settles it', async () => {
@@ -59,7 +49,7 @@ describe('vitest through its programmatic API', () => {
     const { exitCode, report } = await runJson(['--cwd', dir]);
     expect([exitCode, report.status, report.framework, report.exit_status]).toEqual([1, 'failed', 'vitest', 1]);
     expect(report.summary).toEqual({ run: 11, passed: 3, failures: 3, errors: 3, skips: 2 });
-    expect(sorted(failures(report))).toEqual(MIXED_FAILURES);
+    expect(sorted(failures(report))).toEqual(VITEST_MIXED_FAILURES);
     expect(report.warnings).toEqual([]);
     const byName = Object.fromEntries(report.failed_tests.map((t) => [t.test_name, t]));
     expect(byName['math > times out']?.message).toBe('Error: Test timed out in 50ms.\nIf this is a long-running test, pass a timeout value as the last argument or configure it globally with "testTimeout".');
@@ -76,7 +66,7 @@ describe('vitest through its programmatic API', () => {
     expect([exitCode, report.status]).toEqual([1, 'failed']);
     // Tests the name pattern deselected are not reported as skipped.
     expect(report.summary).toEqual({ run: 5, passed: 0, failures: 3, errors: 2, skips: 0 });
-    expect(sorted(failures(report))).toEqual(MIXED_FAILURES.slice(1));
+    expect(sorted(failures(report))).toEqual(VITEST_MIXED_FAILURES.slice(1));
     expect(report.rerun).toEqual({ selected: 5, not_run: [] });
     expect(report.command).toContain('math fails \\[with\\] \\(brackets\\) too');
   });
@@ -88,7 +78,7 @@ describe('vitest through its programmatic API', () => {
     const { exitCode, report } = await runJson(['--cwd', dir, '--failed-only', '--junit', junit]);
     expect([exitCode, report.status, report.rerun, report.warnings]).toEqual([1, 'failed', { selected: 6, not_run: [] }, []]);
     expect(report.summary).toEqual({ run: 6, passed: 0, failures: 3, errors: 3, skips: 0 });
-    expect(sorted(failures(report))).toEqual(MIXED_FAILURES);
+    expect(sorted(failures(report))).toEqual(VITEST_MIXED_FAILURES);
     // Exactly the previous failures ran: none of the passing, skipped or todo tests of their files.
     expect(await junitTests(junit)).toEqual([
       ['test/broken.test.ts', 'load error: test/broken.test.ts', 'error'],
