@@ -31,14 +31,26 @@ const withoutComments = (text: string): string => text.split('\n').filter((line)
 
 const nameOf = (m: RegExpExecArray | null, from: number): string | null => m?.[from] ?? m?.[from + 1] ?? m?.[from + 2] ?? null;
 
+/** The block a declaration takes (`do |t| … end`, `{ |t| … }`), up to the first line
+ * that closes a block: setters outside it (a gemspec's `s.name = "kramdown"` further
+ * down) are not the task's. Empty without a block. */
+function blockOf(body: string): string {
+  const open = /^\s*(?:\([^)]*\))?\s*(do|\{)\s*\|\s*\w+\s*\|/.exec(body);
+  if (open === null) return '';
+  const rest = body.slice(open[0].length);
+  const close = (open[1] === 'do' ? /^\s*end\b/m : /\}/).exec(rest);
+  return close === null ? rest : rest.slice(0, close.index);
+}
+
 /** The test tasks the Rakefile's code declares, in order. */
 function rakeTestTasks(code: string): RakeTestTask[] {
   const found = [...code.matchAll(DECLARATION)];
   return found.map((m, i) => {
     const start = (m.index ?? 0) + m[0].length;
     const body = code.slice(start, found[i + 1]?.index ?? code.length);
-    const name = nameOf(ARGUMENT.exec(body), 1) ?? nameOf(NAME_SETTER.exec(body), 1) ?? 'test';
-    const glob = GLOB.exec(body)?.[1] ?? null;
+    const block = blockOf(body);
+    const name = nameOf(ARGUMENT.exec(body), 1) ?? nameOf(NAME_SETTER.exec(block), 1) ?? 'test';
+    const glob = GLOB.exec(block)?.[1] ?? null;
     return {
       name,
       kind: m[1] === 'Rake::TestTask.new' ? 'Rake::TestTask' : 'Minitest::TestTask',

@@ -12,6 +12,12 @@ describe('the rake task that runs the tests', () => {
     expect(choose('Rake::TestTask.new do |t|\n  t.libs << "test"\nend\n').task.name).toBe('test');
   });
 
+  it('reads a block\'s setters only inside the block: a gemspec\'s s.name further down is not the task\'s', () => {
+    // kramdown's Rakefile: an unnamed TestTask, then a Gem::Specification block.
+    const rakefile = 'task default: :test\n\ntt = Rake::TestTask.new do |test|\n  test.warning = false\n  test.test_files = FileList[\'test/test_*.rb\']\nend\n\nspec = Gem::Specification.new do |s|\n  s.name = \'kramdown\'\n  s.files = FileList[\'lib/**/*.rb\']\nend\n';
+    expect(choose(rakefile)).toEqual({ task: { name: 'test', kind: 'Rake::TestTask', filePattern: 'test_*.rb' }, why: null });
+  });
+
   it('says when the Rakefile declares no test task at all, which rake itself may not say', () => {
     const silent = 'the Rakefile declares no test task: `rake test` runs only what rake finds under that name';
     expect(choose('task :lint do\nend\n').why).toBe(silent);
