@@ -32,7 +32,8 @@ export function bindTree(root: string, own: readonly string[] = []): TreeBinding
   const sinceMs = Date.now() + 1;
   const skip = new Set(own.map((file) => path.relative(root, file).split(path.sep).join('/')));
   const before = firstLook(root, skip);
-  return { finish: async () => lookAgain(await before, root, skip, sinceMs) };
+  // Never rejects either: a run that ends before asking (a harness error) leaves it unawaited.
+  return { finish: async () => lookAgain(await before, root, skip, sinceMs).catch(() => ({ fields: {}, warnings: [UNKNOWN] })) };
 }
 
 /** The tree through git, else by walking it; null when it could not be looked at.
