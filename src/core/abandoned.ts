@@ -2,8 +2,8 @@ import path from 'node:path';
 import type { ReportSource } from '../adapters/types.js';
 import { isParserId } from '../parsers/index.js';
 import { killMarkedProcesses } from '../process/index.js';
-import { findAbandonedRuns, type AbandonedRun } from '../store/abandoned.js';
 import { writeJsonAtomic } from '../store/atomic.js';
+import { abandonedRuns, RUN_REPORT, type AbandonedRun } from '../store/runs.js';
 import { isFailure, toRecord } from './failures.js';
 import { followReports, type ReadReports } from './follow-reports.js';
 import { SCHEMA_VERSION, type RunReport } from './report.js';
@@ -18,42 +18,42 @@ export type AbandonedReport = RunReport & { readonly run_id: string; readonly st
  * run that found them. Costs one readdir when there is nothing to recover. */
 export async function recoverAbandoned(artifactsDir: string, killGraceMs: number): Promise<string[]> {
   const warnings: string[] = [];
-  for (const run of findAbandonedRuns(artifactsDir)) {
+  for (const run of abandonedRuns(artifactsDir)) {
     try {
       warnings.push(await recover(run, killGraceMs));
     } catch (error) {
       // An old run's leftovers must never stop this one.
-      warnings.push(`run ${run.record.run_id} was abandoned, but recording it failed: ${(error as Error).message}`);
+      warnings.push(`run ${run.info.run_id} was abandoned, but recording it failed: ${(error as Error).message}`);
     }
   }
   return warnings;
 }
 
 async function recover(run: AbandonedRun, killGraceMs: number): Promise<string> {
-  const killed = await killMarkedProcesses(run.record.run_id, killGraceMs);
+  const killed = await killMarkedProcesses(run.info.run_id, killGraceMs);
   const read = await readPartialResults(run);
-  const file = path.join(run.dir, 'report.json');
+  const file = path.join(run.dir, RUN_REPORT);
   writeJsonAtomic(file, abandonedReport(run, read, killed.length));
   const still = killed.length === 0 ? '' : `; killed ${killed.length} ${killed.length === 1 ? 'process' : 'processes'} still running it`;
-  return `run ${run.record.run_id}${run.record.started_at ? ` (started ${run.record.started_at})` : ''} was abandoned: run-tests died before it ended${still}; its report: ${file}`;
+  return `run ${run.info.run_id}${run.info.started_at ? ` (started ${run.info.started_at})` : ''} was abandoned: run-tests died before it ended${still}; its report: ${file}`;
 }
 
 /** The run's recorded report sources, parsed as they were left. */
 async function readPartialResults(run: AbandonedRun): Promise<ReadReports> {
-  const sources: ReportSource[] = run.record.reports.flatMap((r) => {
+  const sources: ReportSource[] = run.info.reports.flatMap((r) => {
     if (!isParserId(r.parser)) return [];
     const hints = isStringRecord(r.hints) ? { hints: r.hints } : {};
     return [{ path: r.path, parser: r.parser, ...hints }];
   });
   if (sources.length === 0) return { report: null, warnings: [], error: null };
-  return (await followReports(sources, run.record.project_root, null)).finish();
+  return (await followReports(sources, run.info.project_root, null)).finish();
 }
 
 const isStringRecord = (value: unknown): value is Record<string, string> =>
   typeof value === 'object' && value !== null && Object.values(value).every((v) => typeof v === 'string');
 
 function abandonedReport(run: AbandonedRun, read: ReadReports, killed: number): AbandonedReport {
-  const { record } = run;
+  const { info: record } = run;
   const tests = read.report?.tests ?? null;
   const results = tests === null ? 'no results were recorded' : `the ${tests.length} ${tests.length === 1 ? 'result' : 'results'} its reports held ${tests.length === 1 ? 'is' : 'are'} kept`;
   return {

@@ -88,12 +88,34 @@ export function inProgress(run: StoredRun): boolean {
   return run.report === null && run.info !== null && ownerAlive(run.info);
 }
 
-/** Whether a run has no report and its owner still runs, without reading its report. */
-function ownedAndUnfinished(artifactsDir: string, id: string): boolean {
+/** A run's run.json when it has no report yet, without reading any report; else null. */
+function unfinished(artifactsDir: string, id: string): RunInfo | null {
   const dir = runDir(artifactsDir, id);
-  if (fs.existsSync(path.join(dir, RUN_REPORT))) return false;
+  if (fs.existsSync(path.join(dir, RUN_REPORT))) return null;
   const info = readJson(path.join(dir, RUN_INFO));
-  return isOwner(info) && ownerAlive(info);
+  return isOwner(info) ? (info as RunInfo) : null;
+}
+
+/** Whether a run has no report and its owner still runs. */
+function ownedAndUnfinished(artifactsDir: string, id: string): boolean {
+  const info = unfinished(artifactsDir, id);
+  return info !== null && ownerAlive(info);
+}
+
+/** A run that recorded its start, never its end, and whose owner is gone (by pid and
+ * start time): run-tests died in it. */
+export interface AbandonedRun {
+  /** The run's directory, where its report.json goes. */
+  readonly dir: string;
+  readonly info: RunInfo;
+}
+
+/** The project's abandoned runs. One readdir when there are no runs. */
+export function abandonedRuns(artifactsDir: string): AbandonedRun[] {
+  return runIds(artifactsDir).flatMap((id) => {
+    const info = unfinished(artifactsDir, id);
+    return info === null || ownerAlive(info) ? [] : [{ dir: runDir(artifactsDir, id), info }];
+  });
 }
 
 /** Keeps the newest `keep` run directories, the current one among them, and never

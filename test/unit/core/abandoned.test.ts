@@ -57,7 +57,7 @@ describe('recoverAbandoned', () => {
   });
 
   it('leaves counts unknown when the run left no results', async () => {
-    const { artifacts, runDir } = abandonedProject(`recover-empty-${process.pid}`);
+    const { artifacts, runDir } = abandonedProject(newRunId());
     fs.rmSync(path.join(artifacts, 'report.tap'));
     expect(await recoverAbandoned(artifacts, 1000)).toHaveLength(1);
     const report = JSON.parse(fs.readFileSync(path.join(runDir, 'report.json'), 'utf8')) as Record<string, unknown>;
