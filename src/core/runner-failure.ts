@@ -1,7 +1,6 @@
-import fs from 'node:fs';
 import type { Adapter } from '../adapters/types.js';
 import type { ProcessOutcome } from '../process/index.js';
-import { readLogTail } from './log-tail.js';
+import { readLogHead, readLogTail } from './log-tail.js';
 import type { RunReport } from './report.js';
 
 /** The runner's own first error lines are looked for in this much of the log's start:
@@ -23,7 +22,7 @@ export function runnerFailure(
 ): NonNullable<RunReport['error']> | null {
   if (results > 0 || outcome.interrupted || outcome.timedOut || outcome.exitCode === 0) return null;
   if (outcome.exitCode !== null && noTestsExitCodes.includes(outcome.exitCode)) return null;
-  const own = adapter.failureLines?.(readLogHead(logPath)) ?? [];
+  const own = adapter.failureLines?.(readLogHead(logPath, HEAD_BYTES)) ?? [];
   const quoted = own.length > 0 ? own.slice(0, QUOTED_LINES) : readLogTail(logPath, QUOTED_LINES).split('\n');
   const how = outcome.signal !== null ? `was killed by ${outcome.signal}` : `exited ${String(outcome.exitCode)}`;
   const source = own.length > 0 ? 'its first error lines' : 'the end of its output';
@@ -31,19 +30,4 @@ export function runnerFailure(
     code: 'RUNNER_FAILED',
     message: `the runner ${how} before running any test; ${source} (${logPath}):\n${quoted.map((line) => `  ${line}`).join('\n')}`,
   };
-}
-
-function readLogHead(file: string): string {
-  let fd: number;
-  try {
-    fd = fs.openSync(file, 'r');
-  } catch {
-    return '';
-  }
-  try {
-    const buffer = Buffer.alloc(HEAD_BYTES);
-    return buffer.toString('utf8', 0, fs.readSync(fd, buffer, 0, HEAD_BYTES, 0));
-  } finally {
-    fs.closeSync(fd);
-  }
 }
