@@ -134,7 +134,9 @@ describe('vitest through its programmatic API', () => {
   it('kills the tree on timeout and keeps the tests that finished', async () => {
     const dir = await vitestFixture('vitest-hang');
     const pidFile = path.join(dir, 'grandchild.pid');
-    const { exitCode, report } = await runJson(['--cwd', dir, '--timeout', '5', '--kill-grace', '1'], { env: { HANG_PID_FILE: pidFile } });
+    // Long enough for vitest to start and finish the first test on a loaded 2-CPU machine
+    // (at 5 s it sometimes had not, and a run that timed out before any result has none).
+    const { exitCode, report } = await runJson(['--cwd', dir, '--timeout', '12', '--kill-grace', '1'], { env: { HANG_PID_FILE: pidFile } });
     expect([exitCode, report.status, report.timed_out]).toEqual([124, 'timed_out', true]);
     expect(report.summary).toEqual({ run: 1, passed: 1, failures: 0, errors: 0, skips: 0 });
     expect(report.warnings[0]).toContain('vitest stopped while running test/hang.test.js (during "hangs with a grandchild")');
