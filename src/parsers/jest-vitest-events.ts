@@ -5,6 +5,7 @@
  * records streamed before it. A file that started and never finished is the evidence
  * of a runner that died (process.exit in a test, a crash, a timeout). A rerun may run
  * the runner twice into one report: each run from its `start` to its `end` record. */
+import { stripVTControlCharacters } from 'node:util';
 import type { ParseContext, ParsedReport, TestResult } from '../core/types.js';
 import { relativeFile } from './fields.js';
 import { lineParser, type ParserFactory } from './stream.js';
@@ -142,8 +143,9 @@ function parseObject(line: string): Json | undefined {
   }
 }
 
-const ANSI = /\u001b\[[0-9;]*m/g;
-export const stripAnsi = (text: string): string => text.replace(ANSI, '');
+/** Colours, cursor moves and OSC-8 links (their text kept): node's own stripper, which
+ * knows every sequence a terminal reporter writes, not only `ESC [ … m`. */
+export const stripAnsi = (text: string): string => stripVTControlCharacters(text);
 
 export const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
 

@@ -1,3 +1,4 @@
+import { stripVTControlCharacters } from 'node:util';
 import type { RunReport } from '../core/report.js';
 import type { RunStatus, TestResult } from '../core/types.js';
 
@@ -7,7 +8,9 @@ import type { RunStatus, TestResult } from '../core/types.js';
  *
  * A small writer rather than fast-xml-parser's XMLBuilder: the builder keeps newlines
  * raw in attributes (a parser folds them into spaces) and passes characters XML 1.0
- * forbids, and test output is full of both. */
+ * forbids, and test output is full of both. Checked with 5.12.1: `{ testcase: { name:
+ * 'line\nbreak', message: 'nul\u0000' } }` is built as `name="line` + a raw newline +
+ * `break" message="nul` + a raw NUL, which libxml2 and Java read as `line break` or refuse. */
 export function renderJunit(report: RunReport, tests: readonly TestResult[]): string {
   const suites = [...groupBySuite(report, tests), ...harnessSuite(report, tests)];
   const all = suites.flatMap((s) => s.cases);
@@ -124,12 +127,12 @@ function errorType(message: string, fallback: string): string {
   return /^([A-Za-z_$][\w$]*(?:(?:::|\.)[A-Za-z_$][\w$]*)*(?:Error|Exception|Assertion|Failure))(?: \[\w+\])?:/.exec(message.trimStart())?.[1] ?? fallback;
 }
 
-const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]/g;
 /** Characters XML 1.0 does not allow at all, even as references (lone surrogates too). */
 const NOT_XML = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
 
-/** Text that XML can hold: terminal colours and forbidden characters dropped. */
-export const xmlSafe = (value: string): string => value.replace(ANSI, '').replace(NOT_XML, '');
+/** Text that XML can hold: escape sequences (colours, OSC-8 links: node's own stripper)
+ * and forbidden characters dropped. */
+export const xmlSafe = (value: string): string => stripVTControlCharacters(value).replace(NOT_XML, '');
 
 function text(value: string): string {
   return xmlSafe(value).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\r/g, '&#13;');

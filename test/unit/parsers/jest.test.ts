@@ -97,4 +97,11 @@ describe('parseJest inline cases', () => {
     expect(parsed.tests[0]).toMatchObject({ status: 'failed', line: 7, message: 'expect(received).toBe(expected)\n\nExpected: 1' });
     expect(parsed.complete).toBe(false);
   });
+
+  it('strips OSC-8 hyperlinks and other escape sequences from messages, keeping the link text', () => {
+    const link = (url: string, text: string, end: string) => `\u001b]8;;${url}${end}${text}\u001b]8;;${end}`;
+    const message = `Error: see ${link('https://example.com/doc', 'the docs', '\u001b\\')} and ${link('file:///p/a.js', 'a.js', '\u0007')}\u001b[2K\n    at Object.toBe (<root>/test/a.test.js:7:9)`;
+    const parsed = parseJest(start + test({ status: 'failed', failure_messages: [message], assertion: false }) + end, ctx);
+    expect(parsed.tests[0]).toMatchObject({ status: 'error', line: 7, message: 'Error: see the docs and a.js' });
+  });
 });

@@ -169,6 +169,7 @@ describe('renderJunit', () => {
   it('drops characters XML cannot hold and terminal colours, and nothing else', () => {
     expect(xmlSafe('a\u0000b\u0008c\u000bd\u001be\ud800f\ufffeg\t\n\r😀\u{10ffff}')).toBe('abcdefg\t\n\r😀\u{10ffff}');
     expect(xmlSafe('\u001b[1;31mred\u001b[0m')).toBe('red');
+    expect(xmlSafe('see \u001b]8;;https://example.com/doc\u001b\\the docs\u001b]8;;\u001b\\ and \u001b]8;;file:///a.js\u0007a.js\u001b]8;;\u0007')).toBe('see the docs and a.js');
     expect(xml).not.toMatch(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/);
   });
 
