@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import StackUtils from 'stack-utils';
 
 export interface StackFrame {
   readonly file: string;
@@ -6,26 +7,32 @@ export interface StackFrame {
   readonly column: number | null;
 }
 
-/** `at fn (/a/b.js:12:5)`, `at /a/b.js:12:5`, `at async file:///a/b.mjs:3:1`. */
-const V8_FRAME = /^\s*at (?:.*? \()?((?:file:\/\/)?[^\s()]+?):(\d+)(?::(\d+))?\)?\s*$/;
+/** stack-utils reads V8's frames (`at fn (/a b/c.js:12:5)`, `at /a/b.js:12:5`, `at new X
+ * (…)`, eval origins), paths with spaces and parentheses included. Paths are kept whole:
+ * it would cut the current directory off them, and a NUL is in no path. */
+const frames = new StackUtils({ cwd: '\u0000', internals: [] });
+/** stack-utils also takes a line without `at ` for a frame (`Expected: a.js:1:2`). */
+const AT = /^\s*at /;
 
 /** The frames of a V8 stack trace (the lines that are frames), file URLs as paths. */
 export function stackFrames(stack: string): StackFrame[] {
-  const frames: StackFrame[] = [];
+  const found: StackFrame[] = [];
   for (const text of stack.split('\n')) {
-    const m = V8_FRAME.exec(text);
-    if (!m || m[1] === undefined || m[2] === undefined) continue;
-    let file = m[1];
-    if (file.startsWith('file://')) {
-      try {
-        file = fileURLToPath(file);
-      } catch {
-        continue;
-      }
-    }
-    frames.push({ file, line: Number(m[2]), column: m[3] === undefined ? null : Number(m[3]) });
+    if (!AT.test(text)) continue;
+    const frame = frames.parseLine(text.trimEnd());
+    if (frame === null || frame.file === undefined || frame.line === undefined) continue;
+    const file = frame.file.startsWith('file://') ? pathOfUrl(frame.file) : frame.file;
+    if (file !== null) found.push({ file, line: frame.line, column: frame.column ?? null });
   }
-  return frames;
+  return found;
+}
+
+function pathOfUrl(url: string): string | null {
+  try {
+    return fileURLToPath(url);
+  } catch {
+    return null;
+  }
 }
 
 /** Where a failure happened in the test file: the line of the first frame in `file`

@@ -3,6 +3,7 @@
  * in the test file, or go's `file_test.go:12:` prefix. */
 import { relativeFile } from './fields.js';
 import { prefixLocation } from './go-text.js';
+import { stackFrames } from './js-stack.js';
 
 export interface Location {
   readonly file: string;
@@ -17,7 +18,10 @@ const FRAME = /(?:^|[\s(\[])((?:[A-Za-z]:)?[^\s()[\]:'"]*?[^\s()[\]:'"./]\.[A-Za
 const PY_FRAME = /File "([^"]+)", line (\d+)/g;
 const MAX_SCAN = 64 * 1024;
 
+/** V8's frames first (stack-utils reads paths with spaces, which FRAME stops at), then
+ * every other language's. */
 function* frames(text: string): Generator<{ file: string; line: number }> {
+  yield* stackFrames(text);
   for (const re of [FRAME, PY_FRAME]) {
     re.lastIndex = 0;
     for (let m = re.exec(text); m !== null; m = re.exec(text)) {

@@ -7,8 +7,8 @@ import { copyFixture, failures, junitTests, processGone, REPO, runJson, waitFor 
 import { JEST_MIXED_FAILURES, sorted } from './expected.js';
 
 /** A temp copy of a fixture whose node_modules is run-tests' own (jest 30 is a devDependency). */
-async function jestFixture(name: string): Promise<string> {
-  const dir = await copyFixture(name);
+async function jestFixture(name: string, into?: string): Promise<string> {
+  const dir = await copyFixture(name, into);
   await fs.symlink(path.join(REPO, 'node_modules'), path.join(dir, 'node_modules'));
   return dir;
 }
@@ -45,6 +45,17 @@ describe('jest through its programmatic API', () => {
     expect(byName['math › parses config']?.message).toBe("SyntaxError: Expected property name or '}' in JSON at position 1");
     expect(byName['load error: test/broken.test.js']).toMatchObject({ id: 'test/broken.test.js', message: 'Error: broken at load: object' });
     expect(report.command).toBe(`node ${REPO}reporters/jest/launch.cjs --package node_modules/jest --report .run-tests/runs/${report.run_id}/jest-events.jsonl --`);
+  });
+
+  it('reads the same files, lines and messages when the project path has a space', async () => {
+    const parent = fs.realpathSync(await fs.mkdtemp(path.join(os.tmpdir(), 'run-tests-jest-space-')));
+    const dir = await jestFixture('jest-mixed', path.join(parent, 'my project'));
+    const { exitCode, report } = await runJson(['--cwd', dir]);
+    expect([exitCode, report.status, report.warnings]).toEqual([1, 'failed', []]);
+    expect(sorted(failures(report))).toEqual(JEST_MIXED_FAILURES);
+    expect(report.failed_tests.find((t) => t.test_name === 'math › add › adds negatives')?.message)
+      .toBe('expect(received).toBe(expected) // Object.is equality\n\nExpected: -3\nReceived: -2');
+    expect(report.failed_tests.filter((t) => /^\s+at /m.test(t.message ?? '')).map((t) => t.test_name)).toEqual([]);
   });
 
   it('shows a command that, typed in the project root, runs what ran', async () => {
