@@ -3,6 +3,7 @@
  * read through the given functions, by project-relative path. Loaded by the cargo
  * adapter's locate() after a run, never before the runner starts. */
 import path from 'node:path';
+import { tomlString, tomlStrings, tomlTable } from '../detect/toml.js';
 import type { Location } from '../parsers/cargo-text.js';
 
 export interface Sources {
@@ -53,19 +54,19 @@ export function testDefinition(sources: Sources, crateRoot: string, testPath: st
  * project root: the root's own package, or the workspace member of that name. Null when
  * no member, or more than one, has that name. */
 export function libraryRoot(sources: Sources, pkg: string): string | null {
-  const dirs = packageDirs(sources).filter((dir) => packageName(sources.read(manifestIn(dir)) ?? '') === pkg);
+  const dirs = packageDirs(sources).filter((dir) => tomlString(tomlTable(sources.read(manifestIn(dir))), 'package', 'name') === pkg);
   const [dir, ...more] = dirs;
   if (dir === undefined || more.length > 0) return null;
-  const lib = tomlString(tomlSection(sources.read(manifestIn(dir)) ?? '', 'lib'), 'path') ?? 'src/lib.rs';
+  const lib = tomlString(tomlTable(sources.read(manifestIn(dir))), 'lib', 'path') ?? 'src/lib.rs';
   return path.posix.join(dir, lib);
 }
 
 /** The root's package directory ('') and the workspace's members: listed ones and
  * `dir/*` globs; other globs are not expanded, and `exclude` is honoured. */
 function packageDirs(sources: Sources): string[] {
-  const workspace = tomlSection(sources.read('Cargo.toml') ?? '', 'workspace');
-  const excluded = new Set(tomlStrings(workspace, 'exclude').map(cleanDir));
-  const members = tomlStrings(workspace, 'members').flatMap((member) => {
+  const manifest = tomlTable(sources.read('Cargo.toml'));
+  const excluded = new Set(tomlStrings(manifest, 'workspace', 'exclude').map(cleanDir));
+  const members = tomlStrings(manifest, 'workspace', 'members').flatMap((member) => {
     const glob = /^([^*?[\]]*)\/\*$/.exec(member);
     if (glob === null) return /[*?[\]]/.test(member) ? [] : [member];
     return sources.list(glob[1] ?? '').map((entry) => path.posix.join(glob[1] ?? '', entry));
@@ -77,27 +78,6 @@ function packageDirs(sources: Sources): string[] {
 const cleanDir = (dir: string): string => path.posix.normalize(`${dir}/`).replace(/\/+$/, '').replace(/^\.$/, '');
 
 const manifestIn = (dir: string): string => path.posix.join(dir, 'Cargo.toml');
-
-/** `[package] name`, or null (a virtual workspace manifest, a missing one). */
-const packageName = (manifest: string): string | null => tomlString(tomlSection(manifest, 'package'), 'name');
-
-/** The lines of a TOML table up to the next table header ('' when there is none). */
-function tomlSection(toml: string, table: string): string {
-  const header = new RegExp(`^\\s*\\[${table}\\]\\s*(?:#.*)?$`, 'm').exec(toml);
-  if (header === null) return '';
-  const rest = toml.slice(header.index + header[0].length);
-  return rest.slice(0, /^\s*\[/m.exec(rest)?.index ?? rest.length);
-}
-
-function tomlString(section: string, key: string): string | null {
-  return new RegExp(`^\\s*${key}\\s*=\\s*(["'])([^"'\\n]*)\\1`, 'm').exec(section)?.[2] ?? null;
-}
-
-/** The strings of an array (`members = ["a", "crates/*"]`, across lines). */
-function tomlStrings(section: string, key: string): string[] {
-  const array = new RegExp(`^\\s*${key}\\s*=\\s*\\[([^\\]]*)\\]`, 'm').exec(section)?.[1] ?? '';
-  return [...array.replace(/#.*$/gm, '').matchAll(/(["'])([^"'\n]*)\1/g)].map((m) => m[2] ?? '');
-}
 
 interface Item {
   readonly kind: 'fn' | 'mod';

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { usageError } from '../core/errors.js';
 import type { FailedTestRecord } from '../core/types.js';
 import type { ProjectFacts } from '../detect/facts.js';
+import { tomlAt, tomlTable } from '../detect/toml.js';
 import type { Adapter, Invocation, PlanRequest } from './types.js';
 
 /** cargo prints artifact messages (which binary is which target of which package) as
@@ -26,7 +27,7 @@ export const cargo: Adapter = {
 
   detect(facts) {
     if (!facts.exists('Cargo.toml')) return null;
-    return /^\s*\[workspace\]/m.test(facts.read('Cargo.toml') ?? '') ? 'Cargo.toml (a workspace) found: `cargo test`' : 'Cargo.toml found: `cargo test`';
+    return isWorkspace(facts.read('Cargo.toml')) ? 'Cargo.toml (a workspace) found: `cargo test`' : 'Cargo.toml found: `cargo test`';
   },
 
   plan(request: PlanRequest): Invocation {
@@ -171,8 +172,11 @@ export function workspaceRoot(facts: ProjectFacts, root: string): string {
   for (let up = 0; up < 32; up += 1) {
     const relative = up === 0 ? 'Cargo.toml' : `${'../'.repeat(up)}Cargo.toml`;
     const dir = path.resolve(root, '../'.repeat(up));
-    if (/^\s*\[workspace\]/m.test(facts.read(relative) ?? '')) return dir;
+    if (isWorkspace(facts.read(relative))) return dir;
     if (path.dirname(dir) === dir) break;
   }
   return root;
 }
+
+/** A manifest with a `workspace` table, however TOML writes it. */
+const isWorkspace = (manifest: string | null): boolean => tomlAt(tomlTable(manifest), 'workspace') !== undefined;

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { FailedTestRecord } from '../core/types.js';
 import type { ProjectFacts } from '../detect/facts.js';
+import { tomlAt, tomlTable } from '../detect/toml.js';
 import type { Adapter, Invocation, NameFilter, PlanRequest } from './types.js';
 
 /** The plugin module in reporters/pytest, and the launcher that stands for `python3 -m pytest`. */
@@ -9,12 +10,13 @@ const LAUNCHER = 'run_pytest.py';
 const VIRTUALENVS = ['.venv', 'venv'] as const;
 
 /** Config files whose pytest section marks a project, and where pytest reads them. */
-const CONFIGS: readonly (readonly [file: string, section: RegExp | null, shown: string])[] = [
+const CONFIGS: readonly (readonly [file: string, hasSection: ((text: string) => boolean) | null, shown: string])[] = [
   ['pytest.ini', null, 'pytest.ini'],
   ['.pytest.ini', null, '.pytest.ini'],
-  ['pyproject.toml', /^\s*\[tool\.pytest(?:\.ini_options)?\]/m, '[tool.pytest.ini_options] in pyproject.toml'],
-  ['tox.ini', /^\s*\[pytest\]/m, '[pytest] in tox.ini'],
-  ['setup.cfg', /^\s*\[tool:pytest\]/m, '[tool:pytest] in setup.cfg'],
+  // `[tool.pytest.ini_options]`, pytest 9's `[tool.pytest]`, or the same tables as TOML's dotted keys.
+  ['pyproject.toml', (text) => tomlAt(tomlTable(text), 'tool', 'pytest') !== undefined, '[tool.pytest.ini_options] in pyproject.toml'],
+  ['tox.ini', (text) => /^\s*\[pytest\]/m.test(text), '[pytest] in tox.ini'],
+  ['setup.cfg', (text) => /^\s*\[tool:pytest\]/m.test(text), '[tool:pytest] in setup.cfg'],
 ];
 
 /** pytest's default `python_files`. */
@@ -83,9 +85,9 @@ export const pytest: Adapter = {
 
 /** Why this looks like a pytest project, or null. */
 export function pytestEvidence(facts: ProjectFacts): string | null {
-  for (const [file, section, shown] of CONFIGS) {
+  for (const [file, hasSection, shown] of CONFIGS) {
     const text = facts.exists(file) ? facts.read(file) : null;
-    if (text !== null && (section === null || section.test(text))) return `${shown} found`;
+    if (text !== null && (hasSection === null || hasSection(text))) return `${shown} found`;
   }
   if (facts.exists('conftest.py')) return 'conftest.py found';
   for (const dir of ['tests', 'test', '']) {

@@ -89,4 +89,14 @@ describe('libraryRoot', () => {
     expect(libraryRoot(workspace, 'old')).toBeNull(); // excluded
     expect(libraryRoot(workspace, 'nobody')).toBeNull();
   });
+
+  it('reads the manifests as TOML: dotted keys, spaced headers, inline tables and literal strings', () => {
+    const workspace = factsFromFiles('/w', {
+      'Cargo.toml': "workspace.members = ['tools/gen', \"crates/alpha\"]\nworkspace.exclude = []\n",
+      'tools/gen/Cargo.toml': '[ package ]\nname = "gen"\n\n[ lib ]\npath = "lib.rs"\n',
+      'crates/alpha/Cargo.toml': 'package = { name = "alpha", version = "0.1.0" }\nlib.path = \'src/alpha.rs\'\n',
+    });
+    expect(libraryRoot(workspace, 'gen')).toBe('tools/gen/lib.rs');
+    expect(libraryRoot(workspace, 'alpha')).toBe('crates/alpha/src/alpha.rs');
+  });
 });

@@ -99,6 +99,14 @@ describe('cargo adapter', () => {
     expect(cargo.plan(request({ facts: member })).reports[0]?.hints).toEqual({ workspace: '/w' });
     expect(workspaceRoot(factsFromFiles('/w/p', FILES), '/w/p')).toBe('/w/p');
   });
+
+  it('reads Cargo.toml as TOML: a spaced `[ workspace ]` and dotted `workspace.members` are workspaces, a string that looks like one is not', () => {
+    const workspace = (toml: string) => cargo.detect(factsFromFiles('/p', { 'Cargo.toml': toml })) === 'Cargo.toml (a workspace) found: `cargo test`';
+    expect(workspace('[ workspace ]\nmembers = ["a"]\n')).toBe(true);
+    expect(workspace('workspace.members = ["a"]\n\n[package]\nname = "m"\n')).toBe(true);
+    expect(workspace('[package]\nname = "m"\ndescription = """\n[workspace]\n"""\n')).toBe(false);
+    expect(workspaceRoot(factsFromFiles('/w/p', { 'Cargo.toml': '[package]\n', '../Cargo.toml': '[ workspace ] # the root\nmembers = ["p"]\n' }), '/w/p')).toBe('/w');
+  });
 });
 
 describe('cargo failures without a line', () => {

@@ -28,6 +28,9 @@ describe('pytest detection', () => {
   it.each([
     [{ 'pytest.ini': '' }, 'pytest.ini found'],
     [{ 'pyproject.toml': '[project]\nname = "x"\n\n[tool.pytest.ini_options]\naddopts = "-q"\n' }, '[tool.pytest.ini_options] in pyproject.toml found'],
+    [{ 'pyproject.toml': '[project]\nname = "x"\n\n[tool]\npytest.ini_options.addopts = "-q"\n' }, '[tool.pytest.ini_options] in pyproject.toml found'],
+    [{ 'pyproject.toml': 'tool.pytest.ini_options = { addopts = "-q" }\n' }, '[tool.pytest.ini_options] in pyproject.toml found'],
+    [{ 'pyproject.toml': '[ tool.pytest.ini_options ]\naddopts = "-q"\n' }, '[tool.pytest.ini_options] in pyproject.toml found'],
     [{ 'setup.cfg': '[metadata]\nname = x\n[tool:pytest]\n' }, '[tool:pytest] in setup.cfg found'],
     [{ 'tox.ini': '[tox]\n\n[pytest]\ntestpaths = t\n' }, '[pytest] in tox.ini found'],
     [{ 'conftest.py': '' }, 'conftest.py found'],
@@ -58,6 +61,7 @@ describe('pytest detection', () => {
   it('reads the config files: a pyproject.toml, setup.cfg or tox.ini without a pytest section is no evidence', () => {
     expect(detect({ 'pyproject.toml': '[project]\nname = "x"\n', 'setup.cfg': '[flake8]\n', 'tox.ini': '[tox]\n', 'tests/helper.py': '' })).toBeNull();
     expect(detect({ 'pyproject.toml': '[project]\n', 'tests/test_a.py': '' })).toBe('tests/test_*.py found: pytest through `python3 -m pytest`');
+    expect(detect({ 'pyproject.toml': '[project]\ndescription = """\n[tool.pytest.ini_options]\n"""\n' })).toBeNull();
   });
 
   it('names the project\'s virtualenv interpreter when there is one', () => {
