@@ -3,6 +3,7 @@
  * read through the given functions, by project-relative path. Loaded by the cargo
  * adapter's locate() after a run, never before the runner starts. */
 import path from 'node:path';
+import picomatch from 'picomatch';
 import { tomlString, tomlStrings, tomlTable } from '../detect/toml.js';
 import type { Location } from '../parsers/cargo-text.js';
 
@@ -61,17 +62,38 @@ export function libraryRoot(sources: Sources, pkg: string): string | null {
   return path.posix.join(dir, lib);
 }
 
-/** The root's package directory ('') and the workspace's members: listed ones and
- * `dir/*` globs; other globs are not expanded, and `exclude` is honoured. */
+/** The root's package directory ('') and the workspace's members, `exclude` honoured. */
 function packageDirs(sources: Sources): string[] {
   const manifest = tomlTable(sources.read('Cargo.toml'));
   const excluded = new Set(tomlStrings(manifest, 'workspace', 'exclude').map(cleanDir));
-  const members = tomlStrings(manifest, 'workspace', 'members').flatMap((member) => {
-    const glob = /^([^*?[\]]*)\/\*$/.exec(member);
-    if (glob === null) return /[*?[\]]/.test(member) ? [] : [member];
-    return sources.list(glob[1] ?? '').map((entry) => path.posix.join(glob[1] ?? '', entry));
-  });
-  return [...new Set(['', ...members.map(cleanDir)])].filter((dir) => !excluded.has(dir));
+  const members = tomlStrings(manifest, 'workspace', 'members').flatMap((member) => memberDirs(sources, cleanDir(member)));
+  return [...new Set(['', ...members])].filter((dir) => !excluded.has(dir));
+}
+
+/** How deep a `**` member glob is followed below its base. */
+const GLOB_DEPTH = 6;
+/** Directories a member glob never reaches into: build output, VCS, vendored JS. */
+const NOT_MEMBERS = new Set(['target', 'node_modules']);
+
+/** A member path, or the directories a member glob matches (cargo's globs: `*`, `?`, `[…]`,
+ * `**`), matched by picomatch against the directories below the glob's fixed base. */
+function memberDirs(sources: Sources, member: string): string[] {
+  const { base, isGlob } = picomatch.scan(member);
+  if (!isGlob) return [member];
+  const matches = picomatch(member);
+  const depth = member.includes('**') ? GLOB_DEPTH : member.split('/').length - (base === '' ? 0 : base.split('/').length);
+  const found: string[] = [];
+  const walk = (dir: string, left: number): void => {
+    for (const name of [...sources.list(dir)].sort()) {
+      const child = path.posix.join(dir, name);
+      // Files and empty directories list nothing: neither holds a package.
+      if (name.startsWith('.') || NOT_MEMBERS.has(name) || sources.list(child).length === 0) continue;
+      if (matches(child)) found.push(child);
+      if (left > 1) walk(child, left - 1);
+    }
+  };
+  walk(base, depth);
+  return found;
 }
 
 /** `./crates/a/` → `crates/a`; the root is ''. */

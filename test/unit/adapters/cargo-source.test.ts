@@ -90,6 +90,25 @@ describe('libraryRoot', () => {
     expect(libraryRoot(workspace, 'nobody')).toBeNull();
   });
 
+  it('expands member globs as cargo does, not only `dir/*`: `**`, `*-web`, `?` and `[…]`', () => {
+    const workspace = factsFromFiles('/w', {
+      'Cargo.toml': '[workspace]\nmembers = ["apps/*-web", "libs/**", "tools/v?", "ext/[ab]x"]\nexclude = ["libs/old"]\n',
+      'apps/shop-web/Cargo.toml': '[package]\nname = "shop"\n',
+      'apps/admin-cli/Cargo.toml': '[package]\nname = "admin"\n',
+      'libs/core/Cargo.toml': '[package]\nname = "core"\n',
+      'libs/net/http/Cargo.toml': '[package]\nname = "http"\n',
+      'libs/old/Cargo.toml': '[package]\nname = "old"\n',
+      'tools/v2/Cargo.toml': '[package]\nname = "v2"\n',
+      'ext/ax/Cargo.toml': '[package]\nname = "ax"\n',
+      'ext/cx/Cargo.toml': '[package]\nname = "cx"\n',
+    });
+    const roots = ['shop', 'admin', 'core', 'http', 'old', 'v2', 'ax', 'cx'].map((name) => [name, libraryRoot(workspace, name)]);
+    expect(roots).toEqual([
+      ['shop', 'apps/shop-web/src/lib.rs'], ['admin', null], ['core', 'libs/core/src/lib.rs'], ['http', 'libs/net/http/src/lib.rs'],
+      ['old', null], ['v2', 'tools/v2/src/lib.rs'], ['ax', 'ext/ax/src/lib.rs'], ['cx', null],
+    ]);
+  });
+
   it('reads the manifests as TOML: dotted keys, spaced headers, inline tables and literal strings', () => {
     const workspace = factsFromFiles('/w', {
       'Cargo.toml': "workspace.members = ['tools/gen', \"crates/alpha\"]\nworkspace.exclude = []\n",

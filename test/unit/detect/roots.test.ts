@@ -40,6 +40,14 @@ describe('selectProjects', () => {
     expect(selectProjects(root, [])).toEqual([{ root, files: [] }]);
   });
 
+  it('expands workspace globs with picomatch: `**`, `*-web`, and a negation, in yarn\'s `{ packages }` too', () => {
+    const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'run-tests-workspace-globs-')));
+    const write = (file: string, json: object) => fs.outputFileSync(path.join(root, file), JSON.stringify(json));
+    write('package.json', { workspaces: { packages: ['apps/*-web', 'packages/**', '!packages/private'] }, scripts: { test: 'npm test --workspaces' } });
+    for (const dir of ['apps/shop-web', 'apps/admin-cli', 'packages/ui', 'packages/lib/core', 'packages/private']) write(`${dir}/package.json`, { scripts: { test: 'jest' } });
+    expect(selectProjects(root, []).map((p) => path.relative(root, p.root))).toEqual(['apps/shop-web', 'packages/lib/core', 'packages/ui']);
+  });
+
   it('uses the project enclosing cwd when no file is given, or cwd itself', () => {
     expect(selectProjects(path.join(mono, 'packages/a/test'), [])).toEqual([{ root: path.join(mono, 'packages/a'), files: [] }]);
     expect(findProjectRoot(path.join(mono, 'docs'))).toBeNull();
