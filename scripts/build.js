@@ -9,6 +9,7 @@ import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -35,6 +36,12 @@ await build({
   plugins: [{
     name: 'tap-parser-beside',
     setup: (b) => b.onResolve({ filter: /^tap-parser$/ }, () => ({ path: `./${path.basename(TAP_PARSER)}`, external: true })),
+  }, {
+    // The package's own CommonJS build (its `require` export, minified): its ES modules
+    // bring their dependencies' comments, em dashes included, into the bundle, which
+    // must stay ASCII (see below).
+    name: 'fast-xml-parser-commonjs',
+    setup: (b) => b.onResolve({ filter: /^fast-xml-parser$/ }, () => ({ path: createRequire(import.meta.url).resolve('fast-xml-parser') })),
   }],
   logLevel: 'warning',
 });

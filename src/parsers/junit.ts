@@ -1,6 +1,7 @@
 /** JUnit XML, as pytest, gotestsum, vitest, node:test, jest-junit, mocha-junit-reporter,
- * minitest-reporters, rspec_junit_formatter and Maven Surefire write it. Read as a
- * stream (junit-xml.ts says why): memory holds results, not the document.
+ * minitest-reporters, rspec_junit_formatter and Maven Surefire write it. Read whole, by
+ * fast-xml-parser (junit-document.ts), when the report ends; while it grows, only its
+ * finished testcases are counted.
  *
  * Tests are counted from the <testcase> elements, never from the suites' attributes;
  * when those attributes claim more errors, failures or skips than the elements show
@@ -16,7 +17,7 @@ import { appendAll, boundMessage, relativeFile } from './fields.js';
 import { messageOf as goMessage } from './go-text.js';
 import { goLocation, textLocation, type Location } from './junit-location.js';
 import { type CaseFacts, type Dialect, dialectOfCase, dialectOfRoot, dialectOfSuite, lineOfFileAttr, nameOf, positive, stripLine } from './junit-names.js';
-import { decodeEntities, XmlScanner } from './junit-xml.js';
+import { FinishedCount, readDocument } from './junit-document.js';
 import { parseText, type ParserFactory } from './stream.js';
 
 type Attrs = Readonly<Record<string, string>>;
@@ -35,14 +36,24 @@ interface Entry { readonly result: TestResult; readonly group: string; readonly 
 
 const zero = (): Counts => ({ tests: 0, failures: 0, errors: 0, skipped: 0 });
 
+export { MAX_DEPTH } from './junit-document.js';
+
 export const createJunitParser: ParserFactory = (ctx) => {
-  const reader = new JunitReader(ctx);
-  const scanner = new XmlScanner(reader);
+  const chunks: string[] = [];
+  const finished = new FinishedCount();
   return {
-    push: (chunk) => scanner.push(chunk),
-    end: () => reader.end(scanner.end()),
+    push: (chunk) => {
+      chunks.push(chunk);
+      finished.push(chunk);
+    },
+    end: () => {
+      const reader = new JunitReader(ctx);
+      const text = chunks.join('');
+      chunks.length = 0;
+      return reader.end(readDocument(text, reader));
+    },
     get finished() {
-      return reader.entries.length;
+      return finished.count;
     },
   };
 };
@@ -98,11 +109,10 @@ class JunitReader {
     }
   }
 
-  text(raw: string, cdata: boolean): void {
+  text(text: string): void {
     const o = this.outcome;
     if (o === null || o.size >= MAX_TEXT) return;
-    const text = cdata ? raw : decodeEntities(raw);
-    o.text.push(text);
+    o.text.push(text.slice(0, MAX_TEXT));
     o.size += text.length;
   }
 

@@ -172,9 +172,35 @@ describe('JUnit XML, edge cases', () => {
     expect(Buffer.byteLength(message)).toBeLessThanOrEqual(2048);
   });
 
+  it('is incomplete, with the validator\'s words, when tags do not match or the document has two roots', () => {
+    expect(parse('<testsuites><testsuite><testcase name="a"/></testcase></testsuites>')).toMatchObject({
+      complete: false, warnings: [expect.stringMatching(/^JUnit XML: Expected closing tag 'testsuite' .* instead of closing tag 'testcase'\. \(line 1, column \d+\)$/), expect.any(String)],
+    });
+    expect(parse('<testsuite><testcase name="a"/></testsuite><testsuite><testcase name="b"/></testsuite>').warnings[0]).toBe('JUnit XML: 2 root elements; a document has one');
+  });
+
+  it('keeps the testcases before a cut inside a failure\'s CDATA, a comment or a tag', () => {
+    const head = '<testsuites><testsuite><testcase name="a"/><testcase name="b"><failure><![CDATA[x < y';
+    expect(parse(head)).toMatchObject({ complete: false, tests: [{ name: 'a', status: 'passed' }] });
+    expect(parse(head).warnings).toContain('JUnit XML: the document ends before </testcase> (3 element(s) left open)');
+    expect(parse('<testsuite><testcase name="a"/><!-- a note <b>')).toMatchObject({ complete: false, tests: [{ name: 'a' }] });
+    expect(parse('<testsuite><testcase name="a"/><testcase name="b" time="1')).toMatchObject({ complete: false, tests: [{ name: 'a' }] });
+  });
+
+  it('leaves entities a DTD declares unexpanded, and reads Surefire\'s nested <stackTrace> as the failure\'s text', () => {
+    const dtd = '<!DOCTYPE t [<!ENTITY big "xxxxxxxxxx">]><testsuite><testcase name="&big;"><failure>at &big;</failure></testcase></testsuite>';
+    expect(parse(dtd).tests).toMatchObject([{ name: '&big;', message: 'at &big;' }]);
+    const flaky = parse('<testsuite><testcase classname="c.T" name="f"><failure message="boom"><stackTrace>at c.T.f(T.java:9) &amp; more</stackTrace></failure></testcase></testsuite>');
+    expect(flaky.tests).toMatchObject([{ status: 'failed', message: 'boom\n\nat c.T.f(T.java:9) & more' }]);
+  });
+
   it('counts finished testcases while the report grows', () => {
     const parser = createJunitParser(ctx);
     parser.push('<testsuite><testcase name="a"/><testcase name="b"/><testc');
     expect(parser.finished).toBe(2);
+    parser.push('ase name="c" time="1"/><testcase name="d"><failure>x</fail');
+    expect(parser.finished).toBe(3);
+    parser.push('ure></testcase></testsuite>');
+    expect(parser.finished).toBe(4);
   });
 });

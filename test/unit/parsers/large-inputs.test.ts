@@ -2,8 +2,7 @@
  * result, or refuses nesting beyond its limit with an error that names it. How long they
  * take is measured by `npm run bench` (bench/benchmarks/linearity.js), never here. */
 import { describe, expect, it } from '@jest/globals';
-import { createJunitParser } from '../../../src/parsers/junit.js';
-import { MAX_DEPTH as XML_DEPTH } from '../../../src/parsers/junit-xml.js';
+import { createJunitParser, MAX_DEPTH as XML_DEPTH } from '../../../src/parsers/junit.js';
 import type { ReportParser } from '../../../src/parsers/stream.js';
 import { createTapParser, MAX_DEPTH as TAP_DEPTH } from '../../../src/parsers/tap.js';
 
