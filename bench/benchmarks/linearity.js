@@ -20,9 +20,11 @@ function writeFile(name, parts) {
   return file;
 }
 
+/** `text` repeated to about `bytes`, in whole repetitions: a cut one (`x &a`) would make a
+ * JUnit text malformed XML, which the parser's validator refuses. */
 function* repeat(text, bytes) {
   const block = text.repeat(Math.max(1, Math.floor(MB / text.length)));
-  for (let left = bytes; left > 0; left -= block.length) yield left >= block.length ? block : block.slice(0, left);
+  for (let left = bytes - (bytes % text.length); left > 0; left -= block.length) yield left >= block.length ? block : block.slice(0, left);
 }
 
 function* cases(n, each) {

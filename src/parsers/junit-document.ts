@@ -9,7 +9,8 @@ type Attrs = Readonly<Record<string, string>>;
 export interface XmlHandler {
   open(name: string, attrs: Attrs): void;
   close(name: string): void;
-  /** The whole text of a TEXT_ELEMENTS element (but output's), entities decoded, CDATA as it is. */
+  /** The text of a TEXT_ELEMENTS element (but output's), entities decoded, CDATA as it
+   * is: its first MAX_TEXT characters. */
   text(text: string): void;
 }
 
@@ -19,6 +20,8 @@ export interface XmlEnd {
   readonly problems: readonly string[];
 }
 
+/** Enough of a failure's text to find its message and the frame in the test file. */
+export const MAX_TEXT = 64 * 1024;
 /** How deep elements may nest. Real reports nest a few dozen levels (node:test's subtests). */
 export const MAX_DEPTH = 256;
 /** Elements whose text is read (or skipped) whole. fast-xml-parser hands over their content
@@ -119,7 +122,7 @@ function walk(nodes: readonly XmlNode[], handler: XmlHandler, open: number): voi
     handler.open(name, (node[':@'] ?? {}) as Attrs);
     if (TEXT_ELEMENT.has(name)) {
       const raw = children[0]?.['#text'];
-      if (typeof raw === 'string' && raw !== '' && !OUTPUT.has(name)) handler.text(textOf(raw));
+      if (typeof raw === 'string' && raw !== '' && !OUTPUT.has(name)) handler.text(textOf(raw.slice(0, MAX_TEXT)));
     } else {
       walk(children, handler, isOpen ? open - 1 : 0);
     }
@@ -129,10 +132,11 @@ function walk(nodes: readonly XmlNode[], handler: XmlHandler, open: number): voi
 
 const nameOf = (node: XmlNode): string => Object.keys(node).find((key) => key !== ':@') ?? '#text';
 
-/** The raw content of a TEXT_ELEMENTS element as text: CDATA sections as they are; elsewhere
- * entities decoded and the tags of nested elements (Surefire's <stackTrace>) left out. */
+/** The raw content of a TEXT_ELEMENTS element as text: CDATA sections as they are (one the
+ * MAX_TEXT cut leaves open, too); elsewhere entities decoded and the tags of nested
+ * elements (Surefire's <stackTrace>) left out. */
 function textOf(raw: string): string {
-  return raw.split(/<!\[CDATA\[([\s\S]*?)\]\]>/).map((part, i) => (i % 2 === 1 ? part : decodeEntities(part.replace(/<[^>]*>/g, '')))).join('');
+  return raw.split(/<!\[CDATA\[([\s\S]*?)(?:\]\]>|$)/).map((part, i) => (i % 2 === 1 ? part : decodeEntities(part.replace(/<[^>]*>/g, '')))).join('');
 }
 
 const NAMED: Readonly<Record<string, string>> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };

@@ -17,14 +17,12 @@ import { appendAll, boundMessage, relativeFile } from './fields.js';
 import { messageOf as goMessage } from './go-text.js';
 import { goLocation, textLocation, type Location } from './junit-location.js';
 import { type CaseFacts, type Dialect, dialectOfCase, dialectOfRoot, dialectOfSuite, lineOfFileAttr, nameOf, positive, stripLine } from './junit-names.js';
-import { FinishedCount, readDocument } from './junit-document.js';
+import { FinishedCount, MAX_TEXT, readDocument } from './junit-document.js';
 import { parseText, type ParserFactory } from './stream.js';
 
 type Attrs = Readonly<Record<string, string>>;
 type OutcomeKind = 'failure' | 'error' | 'skipped' | 'flakyFailure' | 'flakyError' | 'rerunFailure' | 'rerunError';
 const OUTCOMES = new Set<string>(['failure', 'error', 'skipped', 'flakyFailure', 'flakyError', 'rerunFailure', 'rerunError']);
-/** Enough of a failure's text to find its message and the frame in the test file. */
-const MAX_TEXT = 64 * 1024;
 const MAX_UNATTRIBUTED = 100;
 
 interface Outcome { readonly kind: OutcomeKind; readonly attrs: Attrs; readonly text: string[]; size: number }
@@ -112,7 +110,7 @@ class JunitReader {
   text(text: string): void {
     const o = this.outcome;
     if (o === null || o.size >= MAX_TEXT) return;
-    o.text.push(text.slice(0, MAX_TEXT));
+    o.text.push(text);
     o.size += text.length;
   }
 
