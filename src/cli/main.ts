@@ -9,10 +9,7 @@ import { resolveJunitPath } from './junit-path.js';
 import type { RunReport } from '../core/report.js';
 import type { TestResult } from '../core/types.js';
 import { packageRoot } from './package-root.js';
-import { restoreHiddenEnv } from './environment.js';
 import { visible } from '../render/visible.js';
-
-restoreHiddenEnv(process.env);
 
 const root = packageRoot();
 const reportersDir = path.join(root, 'reporters');
