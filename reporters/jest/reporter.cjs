@@ -3,7 +3,7 @@
  * (on disk within ~100 ms, and at process exit), so a run that dies (process.exit in a
  * test, a crash, a timeout while a test hangs) leaves the evidence of every file that
  * started and every test that finished; what a kill can lose is said there. Parsed by
- * src/parsers/jest.ts; the format is versioned by the `start` line. */
+ * src/runners/jest/events.ts; the format is versioned by the `start` line. */
 const { JsonlWriter } = require('../shared/jsonl-writer.cjs');
 
 const VERSION = 1;

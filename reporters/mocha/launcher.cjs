@@ -2,7 +2,7 @@
 // Runs the project's own mocha through its own CLI code (rc files, package.json "mocha",
 // --require, spec) with the run-tests reporter, while process.argv holds only the
 // arguments of the project's command: tests that read process.argv see what `npm test`
-// gives them. Usage (written by src/adapters/mocha.ts):
+// gives them. Usage (written by src/runners/mocha/runner.ts):
 //   node launcher.cjs <the script's mocha arguments> --run-tests --mocha <dir> --bin <path>
 //     --report <file> [--grep <regex>] [--all-specs] [files...]
 const fs = require('node:fs');

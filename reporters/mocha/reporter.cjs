@@ -1,6 +1,6 @@
 'use strict';
 // The run-tests mocha reporter: one JSON line per finished test, hook failure, file
-// and run boundary (see src/parsers/mocha.ts for the reader). It also drives the
+// and run boundary (see src/runners/mocha/events.ts for the reader). It also drives the
 // reporter the project chose (spec by default), so the log reads as usual.
 const writer = require('./report-writer.cjs');
 

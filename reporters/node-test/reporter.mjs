@@ -1,5 +1,5 @@
 // The run-tests reporter for `node --test`: one JSON line per test event, written as the
-// events arrive (see src/parsers/node-test.ts for the reader). Node runs it in the
+// events arrive (see src/runners/node-test/events.ts for the reader). Node runs it in the
 // parent process, so nothing of it reaches the test files' processes.
 import path from 'node:path';
 

@@ -3,7 +3,7 @@
 Loaded through PYTEST_PLUGINS (with this directory on PYTHONPATH), so the command line
 the tests see in sys.argv stays the project's own. Inert unless RUN_TESTS_PYTEST_REPORT
 names the report file. Lines are flushed one by one: a run killed by the timeout keeps
-what finished. See src/parsers/pytest.ts for the reader.
+what finished. See src/runners/pytest/events.ts for the reader.
 """
 
 import json

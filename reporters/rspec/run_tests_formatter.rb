@@ -2,7 +2,7 @@
 
 # Streams one JSON line per finished example so that a run killed by a timeout
 # keeps the examples that finished (rspec's JSON formatter writes only at the end).
-# Read by src/parsers/rspec-stream.ts; records mirror rspec's JSON formatter shapes.
+# Read by src/runners/rspec/stream.ts; records mirror rspec's JSON formatter shapes.
 #
 #   {"type":"start","version":1,"example_count":N}
 #   {"type":"started","id":...,"full_description":...,"file_path":...,"line_number":N}

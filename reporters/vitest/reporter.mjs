@@ -1,7 +1,7 @@
 /* run-tests' vitest reporter: one JSON line per event, batched by ../shared/jsonl-writer.cjs
  * (on disk within ~100 ms, and at process exit), so a run that dies leaves the evidence
  * of every file that started and every test that finished; what a kill can lose is said
- * there. Parsed by src/parsers/vitest.ts; versioned by the `start` line.
+ * there. Parsed by src/runners/vitest/events.ts; versioned by the `start` line.
  * Errors keep their own message (vitest's JSON reporter drops "Test timed out …") and
  * their source-mapped stack frames. */
 import { fileURLToPath } from 'node:url';

@@ -1,6 +1,6 @@
-import type { Invocation } from '../adapters/types.js';
+import type { Invocation } from '../runners/types.js';
 import { monotonicMs, startProcess, type ProcessOutcome } from '../process/index.js';
-import type { Interrupts } from './request.js';
+import type { Interrupts } from '../model/request.js';
 import { holdBackOptimizingCompiler } from './tiering.js';
 
 export interface CommandsOptions {

@@ -2,7 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import crossSpawn from 'cross-spawn';
-import { HarnessError } from '../core/errors.js';
+import { HarnessError } from '../model/errors.js';
 import { monotonicMs } from './clock.js';
 import { withRunMarker, type MarkedProcess } from './marker.js';
 import { ProcessTree } from './tree.js';

@@ -3,7 +3,7 @@ import fs from 'fs-extra';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { RunReport } from '../../src/core/report.js';
+import type { RunReport } from '../../src/model/report.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { XMLParser } from 'fast-xml-parser';
 

@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'fs-extra';
 import os from 'node:os';
 import path from 'node:path';
-import type { RunReport } from '../../src/core/report.js';
+import type { RunReport } from '../../src/model/report.js';
 import { copyFixture, failures, hasTools, processGone, REPO, runCli, runJson, waitFor } from './helpers.js';
 
 const suite = hasTools('python3', 'pytest-3') ? describe : describe.skip;

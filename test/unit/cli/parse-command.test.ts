@@ -4,8 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { IMPORT_FORMATS, importReport, importVerdict, SNIFF_BYTES, sniffFormat, type ImportFormat } from '../../../src/cli/parse-command.js';
-import { HarnessError } from '../../../src/core/errors.js';
-import type { ParsedReport, TestResult } from '../../../src/core/types.js';
+import { HarnessError } from '../../../src/model/errors.js';
+import type { ParsedReport, TestResult } from '../../../src/model/results.js';
 
 const FIXTURES = fileURLToPath(new URL('../../fixtures/', import.meta.url));
 const OUTPUTS = path.join(FIXTURES, 'outputs');

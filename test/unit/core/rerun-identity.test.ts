@@ -1,12 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { adapterById } from '../../../src/adapters/index.js';
+import { runnerById } from '../../../src/runners/index.js';
 import { isFailure, notRun, placeFailures, toRecord } from '../../../src/core/failures.js';
 import { rerunRules } from '../../../src/core/rerun.js';
-import type { FailedTestRecord, TestResult } from '../../../src/core/types.js';
-import { readProjectFacts } from '../../../src/detect/facts.js';
-import { loadParser, type ParserId } from '../../../src/parsers/index.js';
+import type { FailedTestRecord, TestResult } from '../../../src/model/results.js';
+import { readProjectFacts } from '../../../src/project/facts.js';
+import { loadParser, type ParserId } from '../../../src/runners/parsers.js';
 
 /** A rerun must recognise the test it selected by identity, for every runner, whether
  * the test fails again or now passes; parsed from the recorded real outputs, the passing
@@ -30,7 +30,7 @@ interface Case {
   /** The recorded text with every failing status made a pass. */
   readonly fix: (text: string) => string;
   readonly hints?: Record<string, string>;
-  /** A fixture project whose sources place failures without a line (Adapter.locate). */
+  /** A fixture project whose sources place failures without a line (Runner.locate). */
   readonly project?: string;
 }
 
@@ -72,14 +72,14 @@ const CASES: readonly Case[] = [
 
 /** The failures of a recorded run as last-failures.json holds them: placed by the adapter. */
 async function recordedFailures(c: Case, tests: readonly TestResult[]): Promise<FailedTestRecord[]> {
-  const adapter = adapterById(c.runner);
+  const adapter = runnerById(c.runner);
   const facts = c.project === undefined ? null : readProjectFacts(projects + c.project);
   const locate = adapter?.locate && facts ? (f: Parameters<NonNullable<typeof adapter.locate>>[0]) => adapter.locate!(f, facts) : null;
   return (await placeFailures(tests, locate)).filter(isFailure).map(toRecord);
 }
 
 describe.each(CASES)('$runner rerun of $recording', (c) => {
-  const rules = rerunRules(adapterById(c.runner)!);
+  const rules = rerunRules(runnerById(c.runner)!);
   const text = readFileSync(outputs + c.recording, 'utf8');
 
   it('matches every recorded test failure to the same test failing again, and passing', async () => {
@@ -121,11 +121,11 @@ describe('identity by name and file', () => {
     const passed = await parse('cargo', CASES.at(-1)!.fix(text));
     expect(passed.find((t) => t.id === moved?.id)?.file).toBe('tests/cli/main.rs');
     expect(notRun([moved!], passed)).toEqual([moved]);
-    expect(notRun([moved!], passed, rerunRules(adapterById('cargo')!))).toEqual([]);
+    expect(notRun([moved!], passed, rerunRules(runnerById('cargo')!))).toEqual([]);
     const go = readFileSync(`${outputs}go/mixed.jsonl`, 'utf8');
     const half = (await parse('go-json', go, { module: 'example.com/gomixed' })).filter(isFailure).map(toRecord).find((r) => r.test_name === 'TestHalf');
     const elsewhere = { id: 'example.com/gomixed/other TestHalf', name: 'TestHalf', file: null, line: null, status: 'passed' } as const;
     expect(notRun([half!], [elsewhere])).toEqual([half]);
-    expect(notRun([half!], [elsewhere], rerunRules(adapterById('go')!))).toEqual([half]);
+    expect(notRun([half!], [elsewhere], rerunRules(runnerById('go')!))).toEqual([half]);
   });
 });

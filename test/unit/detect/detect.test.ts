@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { detectRunner } from '../../../src/detect/detect.js';
-import { factsFromFiles } from '../../../src/detect/facts.js';
-import { HarnessError } from '../../../src/core/errors.js';
+import { factsFromFiles } from '../../../src/project/facts.js';
+import { HarnessError } from '../../../src/model/errors.js';
 
 const LOCK_WITH_RSPEC = 'GEM\n  specs:\n    rspec-core (3.12.0)\n      rspec-support (~> 3.12.0)\n';
 const detect = (files: Record<string, string>) => {

@@ -7,8 +7,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { ParsedReport } from '../../../src/core/types.js';
-import { loadParser, type ParserId } from '../../../src/parsers/index.js';
+import type { ParsedReport } from '../../../src/model/results.js';
+import { loadParser, type ParserId } from '../../../src/runners/parsers.js';
 import { parseText, type ParserFactory } from '../../../src/parsers/stream.js';
 
 const outputs = fileURLToPath(new URL('../../fixtures/outputs/', import.meta.url));

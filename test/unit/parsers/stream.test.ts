@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { loadParser, type ParserId } from '../../../src/parsers/index.js';
+import { loadParser, type ParserId } from '../../../src/runners/parsers.js';
 import { parseText } from '../../../src/parsers/stream.js';
 
 const outputs = fileURLToPath(new URL('../../fixtures/outputs/', import.meta.url));

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from '@jest/globals';
 import { chmodSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { HarnessError } from '../../../src/core/errors.js';
+import { HarnessError } from '../../../src/model/errors.js';
 import { startProcess } from '../../../src/process/index.js';
 import { hasOpenFd, nodeScript, openFdsUnder, readLog, removeTempDirs, scripts, tempDir } from './helpers.js';
 
