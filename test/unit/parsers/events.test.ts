@@ -1,0 +1,81 @@
+import { describe, expect, it } from '@jest/globals';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { eventsParser } from '../../../src/parsers/events.js';
+import { parseText } from '../../../src/parsers/stream.js';
+
+const schema = JSON.parse(fs.readFileSync(fileURLToPath(new URL('../../../schema/events.schema.json', import.meta.url)), 'utf8')) as object;
+const validate = new Ajv2020({ allErrors: true }).compile(schema);
+
+const ctx = { root: '/p' };
+const lines = (...events: object[]): string => events.map((e) => `${JSON.stringify(e)}\n`).join('');
+const start = { event: 'run_start', schema: 1, runner: 'x', runner_version: '1.0', pid: 7 };
+const end = (totals: object = {}) => ({ event: 'run_end', pid: 7, totals });
+const failing = { event: 'test_end', name: 'A b', file: '/p/t/a.js', line: 3, status: 'failed', message: 'boom', location: { file: '/p/t/a.js', line: 5 } };
+const passing = { event: 'test_end', id: 'A#c', name: 'A c', file: 't/a.js', line: 9, status: 'passed', duration_ms: 1.5 };
+
+describe('events parser', () => {
+  it('reads tests, with where they failed, and is complete when every process ended', () => {
+    const report = parseText(eventsParser(), lines(start, failing, passing, end({ tests: 2, failed: 1 })), ctx);
+    expect(report).toEqual({
+      complete: true,
+      warnings: [],
+      tests: [
+        { id: 'A b', name: 'A b', file: 't/a.js', line: 5, status: 'failed', message: 'boom' },
+        { id: 'A#c', name: 'A c', file: 't/a.js', line: 9, status: 'passed', durationMs: 1.5 },
+      ],
+    });
+  });
+
+  it('is incomplete when a process that started never ended, naming the test that was running', () => {
+    const report = parseText(eventsParser(), lines(start, { event: 'test_start', name: 'A hangs' }), ctx);
+    expect(report.complete).toBe(false);
+    expect(report.warnings).toEqual(['the run stopped while "A hangs" was running']);
+  });
+
+  it("is never a pass when the runner's own totals count a failure the tests do not show", () => {
+    const report = parseText(eventsParser(), lines(start, passing, end({ tests: 1, failed: 1 })), ctx);
+    expect(report.contradictions).toEqual([{ message: 'the runner counts 1 failed tests, but 0 were reported failing', saysFailed: true }]);
+  });
+
+  it('makes an error outside any test an error entry named by its file; a crash leaves the run incomplete', () => {
+    const load = { event: 'error', kind: 'load', file: '/p/t/b.js', line: 2, message: 'SyntaxError: x' };
+    const report = parseText(eventsParser(), lines(start, load, end(), { event: 'error', kind: 'crash', message: 'died' }), ctx);
+    expect(report.tests).toEqual([
+      { id: 't/b.js', name: 'load error: t/b.js', file: 't/b.js', line: 2, status: 'error', message: 'SyntaxError: x' },
+      { id: 'crash error', name: 'crash error', file: null, line: null, status: 'error', message: 'died' },
+    ]);
+    expect(report.complete).toBe(false);
+  });
+
+  it('carries launches, unusable runners and notes; warns on unknown events and another schema', () => {
+    const report = parseText(eventsParser(), lines(
+      { ...start, schema: 2 },
+      { event: 'launch', argv: ['pytest', '-q'], why: 'no pytest module' },
+      { event: 'unusable', code: 'RUNNER_UNSUPPORTED', message: 'too old' },
+      { event: 'note', text: 'replayed' },
+      { event: 'mystery' },
+      end(),
+    ), ctx);
+    expect(report).toMatchObject({
+      complete: false,
+      ran: { argv: ['pytest', '-q'], why: 'no pytest module' },
+      unusable: { code: 'RUNNER_UNSUPPORTED', message: 'too old' },
+      notes: ['replayed'],
+      warnings: ['line 5: unknown event "mystery", ignored', 'events of schema 2, expected 1: a reporter from another run-tests version'],
+    });
+  });
+
+  it('uses the runner rules for results', () => {
+    const report = parseText(eventsParser({ test: (e) => ({ id: `${e.file}::${e.name}`, name: e.name, file: e.file, line: null, status: 'passed' }) }), lines(start, passing, end()), ctx);
+    expect(report.tests).toEqual([{ id: 't/a.js::A c', name: 'A c', file: 't/a.js', line: null, status: 'passed' }]);
+  });
+
+  it('the events used here are valid by the schema, and a wrong one is not', () => {
+    for (const event of [start, failing, passing, end({ tests: 1 }), { event: 'error', kind: 'load', message: 'x' }]) {
+      expect([event, validate(event)]).toEqual([event, true]);
+    }
+    expect(validate({ event: 'test_end', name: 'x', status: 'broken' })).toBe(false);
+  });
+});
