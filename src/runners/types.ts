@@ -2,6 +2,7 @@ import type { ArtifactPaths } from '../store/artifacts.js';
 import type { FailedTest, FailedTestRecord, TestResult } from '../model/results.js';
 import type { ProjectFacts } from '../project/facts.js';
 import type { NameFilter } from '../model/request.js';
+import type { ParserFactory } from '../parsers/stream.js';
 
 export interface PlanRequest {
   readonly root: string;
@@ -21,11 +22,17 @@ export interface PlanRequest {
   readonly noCache?: boolean;
 }
 
-/** The parsers run-tests has, each a key of the loaders in ./parsers.ts (which checks
- * that the two agree): the formats of src/parsers/ and the runners' own. */
-export type ParserId =
-  | 'minitest-jsonl' | 'rspec-json' | 'rspec-stream' | 'go-json' | 'jest' | 'vitest' | 'mocha'
-  | 'node-test' | 'pytest' | 'cargo' | 'junit' | 'tap' | 'jest-json';
+/** A parser's id: a shared format's (src/runners/parsers.ts) or one a runner declares
+ * in its `parsers`. Stored in a run's record, so an id keeps its meaning. */
+export type ParserId = string;
+
+/** A parser of one format, loaded on demand so a command only imports the parser it uses. */
+export interface ParserEntry {
+  readonly load: () => Promise<ParserFactory>;
+  /** What the parser needs to know of the project beyond its root (go's module path),
+   * for a report read by `run-tests parse`; a run's plan gives it in ReportSource.hints. */
+  readonly hints?: (facts: ProjectFacts) => Readonly<Record<string, string>>;
+}
 
 /** A structured report the runner writes, and the parser that reads it. */
 export interface ReportSource {
@@ -79,6 +86,9 @@ export interface Runner {
   /** What detection saw in this project instead, for the "no runner" message (e.g. a
    * scripts.test that runs no runner it knows); null when it has nothing to add. */
   unmatched?(facts: ProjectFacts): string | null;
+  /** The parsers of the reports this runner writes, by id (ids are global: the runner's
+   * own id for its injected reporter's events). */
+  readonly parsers?: Readonly<Record<ParserId, ParserEntry>>;
   /** What to install when the runner's executable is missing. */
   readonly installHint: string;
   /** Pure: a human-readable reason when this runner applies, else null. */

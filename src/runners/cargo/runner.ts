@@ -18,6 +18,7 @@ export const LIBTEST_BOOTSTRAP = 'run_tests_libtest_json';
 
 export const cargo: Runner = {
   id: 'cargo',
+  parsers: { cargo: { load: async () => (await import('./report.js')).createCargoParser } },
   markers: ['Cargo.toml'],
   lookingFor: 'Cargo.toml (cargo test)',
   installHint: 'install Rust with rustup (https://rustup.rs), which provides cargo',

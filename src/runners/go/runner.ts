@@ -14,6 +14,7 @@ const GO_TEST = ['go', 'test', '-json'] as const;
 
 export const go: Runner = {
   id: 'go',
+  parsers: { 'go-json': { load: async () => (await import('./json.js')).createGoJsonParser, hints: goReportHints } },
   markers: ['go.mod'],
   lookingFor: 'go.mod (go test)',
   installHint: 'install Go (Debian: apt-get install golang-go)',

@@ -5,6 +5,10 @@ import type { Runner, Invocation, PlanRequest } from '../types.js';
 
 export const jest: Runner = {
   id: 'jest',
+  parsers: {
+    jest: { load: async () => (await import('./events.js')).createJestParser },
+    'jest-json': { load: async () => (await import('./json.js')).createJestJsonParser },
+  },
   markers: ['package.json'],
   lookingFor: 'jest in package.json (dependencies, a "jest" section or scripts.test) or a jest.config.* file',
   installHint: NODE_INSTALL_HINT,

@@ -15,6 +15,7 @@ interface Selection {
 
 export const mocha: Runner = {
   id: 'mocha',
+  parsers: { mocha: { load: async () => (await import('./events.js')).createMochaParser } },
   markers: ['package.json'],
   lookingFor: 'package.json listing mocha, a .mocharc file, or scripts.test running mocha',
   installHint: NODE_INSTALL_HINT,

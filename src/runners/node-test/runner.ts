@@ -18,6 +18,7 @@ const REPORTER_FLAGS = ['--test-reporter', '--test-reporter-destination'] as con
 
 export const nodeTest: Runner = {
   id: 'node-test',
+  parsers: { 'node-test': { load: async () => (await import('./events.js')).createNodeTestParser } },
   markers: ['package.json'],
   lookingFor: 'scripts.test running node --test, or node --test files in ., test/, tests/ or __tests__/ (node --test)',
   installHint: 'install Node.js 20 or later',

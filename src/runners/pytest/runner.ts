@@ -28,6 +28,7 @@ const SEARCH_DEPTH = 3;
 
 export const pytest: Runner = {
   id: 'pytest',
+  parsers: { pytest: { load: async () => (await import('./events.js')).createPytestParser } },
   // Where pytest itself looks for its rootdir (setup.py when no config file says more).
   // Not conftest.py: it often lives in tests/ and below, which would make a subdirectory
   // the project root.

@@ -2,11 +2,16 @@ import path from 'node:path';
 import { asFileOperand, bundleExec, rubyEnv, RUBY_INSTALL_HINT, rubyFailureLines, usesBundler } from '../../ecosystems/ruby.js';
 import type { FailedTestRecord } from '../../model/results.js';
 import type { Runner, Invocation, PlanRequest } from '../types.js';
+import { documentParser } from '../../parsers/stream.js';
 
 const LISTS_RSPEC = /^\s{4}rspec-(?:core|rails) /m;
 
 export const rspec: Runner = {
   id: 'rspec',
+  parsers: {
+    'rspec-stream': { load: async () => (await import('./stream.js')).createRspecStreamParser },
+    'rspec-json': { load: async () => documentParser((await import('./json.js')).parseRspecJson) },
+  },
   markers: ['Gemfile', '.rspec'],
   lookingFor: 'Gemfile.lock listing rspec-core or rspec-rails, with a spec/ directory (bundle exec rspec)',
   installHint: RUBY_INSTALL_HINT,

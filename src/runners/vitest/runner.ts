@@ -5,6 +5,7 @@ import type { Runner, Invocation, PlanRequest } from '../types.js';
 
 export const vitest: Runner = {
   id: 'vitest',
+  parsers: { vitest: { load: async () => (await import('./events.js')).createVitestParser } },
   markers: ['package.json'],
   lookingFor: 'vitest in package.json (dependencies or scripts.test) or a vitest.config.* file',
   installHint: NODE_INSTALL_HINT,
