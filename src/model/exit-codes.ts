@@ -29,10 +29,10 @@ export const EXIT_CODE_MEANINGS: readonly (readonly [ExitCode, string])[] = [
   [EXIT.OK, 'passed, or nothing to rerun (or no tests, with --allow-no-tests)'],
   [EXIT.TESTS_FAILED, 'tests failed'],
   [EXIT.USAGE, 'usage error: nothing ran'],
-  [EXIT.HARNESS_ERROR, 'harness or runner error: no runner, runner missing or failed before any test, no usable report'],
+  [EXIT.HARNESS_ERROR, 'harness or runner error: no runner, runner missing, unsupported or failed before any test; no usable report, failures file or .run-tests'],
   [EXIT.NO_TESTS, 'no tests ran (or fewer than --min-tests)'],
   [EXIT.TIMED_OUT, 'timed out'],
-  [EXIT.INTERRUPTED, 'interrupted'],
+  [EXIT.INTERRUPTED, 'interrupted (Ctrl-C, SIGTERM or SIGHUP)'],
 ];
 
 /** The exit code of each run status (`no_tests` may still exit 0: see exitCodeOf). */
