@@ -10,6 +10,7 @@
 import type { FailedTest, ParseContext, ParsedReport, TestResult } from '../../model/results.js';
 import { boundMessage, preview } from '../../parsers/fields.js';
 import { decode, readEvent, type GoEvent } from './event.js';
+import { goTestId } from './id.js';
 import { packageDirOf } from './package.js';
 import { BuildFailures, failureLocation, messageOf, packageOfBuild, panicked, timedOutAfter } from './text.js';
 import { prefixLocation } from '../../parsers/go-output.js';
@@ -182,7 +183,7 @@ class GoStream {
       if (action !== 'fail') return void (test.output.length = 0);
       return this.settle(test, test.output.map(decode));
     }
-    const id = `${pkg.path} ${test.name}`;
+    const id = goTestId(pkg.path, test.name);
     if (action === 'pass') {
       // Built whole, without spreads: most results are passes, and large runs have many.
       this.add(pkg, elapsed === null
@@ -230,7 +231,7 @@ class GoStream {
       const output = test.output.map(decode);
       const after = timedOutAfter(output) ?? timedOutAfter(pkg.output);
       const why = after === null ? 'the test did not finish: its package ended while it ran' : `go's -timeout (${after}) ended the package while this test ran`;
-      const result = this.failed(pkg, output, { id: `${pkg.path} ${test.name}`, name: test.name, file: null, line: null }, why);
+      const result = this.failed(pkg, output, { id: goTestId(pkg.path, test.name), name: test.name, file: null, line: null }, why);
       this.add(pkg, { ...result, status: 'error' });
       this.warnings.push(`${pkg.path}: ${why} (${test.name}); its later tests did not run`);
     }
@@ -262,21 +263,21 @@ class GoStream {
     const lost = [...pkg.tests.values()].filter((t) => !t.done && !t.hasChildren);
     for (const test of lost) {
       test.done = true;
-      this.add(pkg, { id: `${pkg.path} ${test.name}`, name: test.name, file: null, line: null, status: 'passed' });
+      this.add(pkg, { id: goTestId(pkg.path, test.name), name: test.name, file: null, line: null, status: 'passed' });
     }
     if (lost.length > 0) {
       this.warnings.push(`${pkg.path}: go gave no outcome for ${lost.map((t) => t.name).join(', ')} (before Go 1.20 it loses one when a test's output does not end in a newline); its package passed, so counted as passed`);
     }
     if (pkg.failures === 0) return;
-    const failed = [...pkg.tests.keys()].filter((name) => isFailing(this.results.get(`${pkg.path} ${name}`)));
-    for (const name of failed) this.remove(pkg, `${pkg.path} ${name}`);
+    const failed = [...pkg.tests.keys()].filter((name) => isFailing(this.results.get(goTestId(pkg.path, name))));
+    for (const name of failed) this.remove(pkg, goTestId(pkg.path, name));
     this.warnings.push(`${pkg.path}: go passed the package, yet its stream says ${failed.join(', ')} failed: events of a nested run, not counted`);
   }
 
   /** Tests that ran inside `outer` (see NestedRuns): go's verdict on them is outer's own. */
   private dropNested(pkg: PackageState, outer: string, names: readonly string[]): void {
     if (names.length === 0) return;
-    const ids = [...pkg.tests.keys()].filter((n) => names.some((name) => n === name || n.startsWith(`${name}/`))).map((n) => `${pkg.path} ${n}`);
+    const ids = [...pkg.tests.keys()].filter((n) => names.some((name) => n === name || n.startsWith(`${name}/`))).map((n) => goTestId(pkg.path, n));
     const failed = ids.map((id) => this.remove(pkg, id)).filter(isFailing).length;
     this.warnings.push(`${pkg.path}: ${outer} ran ${names.join(', ')} in a nested run (testing.RunTests, testing.MainStart): not counted, ${outer}'s own result is go's verdict on them (${failed} of their results failed)`);
   }

@@ -2,6 +2,7 @@ import type { FailedTestRecord } from '../../model/results.js';
 import type { ProjectFacts } from '../../project/facts.js';
 import { escapeGoRegex, selectionCommands, type GoCommand } from './select.js';
 import type { Runner, Invocation, PlanRequest } from '../types.js';
+import { parseGoTestId } from './id.js';
 
 export { escapeGoRegex, goRunPattern } from './select.js';
 
@@ -54,19 +55,19 @@ export const go: Runner = {
   /** A package-level record (a build failure: id = import path) is settled once any
    * test of that package has run. */
   covers(record, result) {
-    return !record.id.includes(' ') && result.id.startsWith(`${record.id} `);
+    return parseGoTestId(record.id).name === null && parseGoTestId(result.id).importPath === record.id;
   },
 
   /** A failure go printed no `file_test.go:N:` for (an example's wrong output, t.Fail()
    * without a message): the line of its top-level function in the package's _test.go
    * files. A subtest gets its parent function's line. */
   async locate(failure, facts) {
-    const space = failure.id.indexOf(' ');
+    const { importPath, name: test } = parseGoTestId(failure.id);
     const name = failure.name.split('/')[0] ?? '';
-    if (space === -1 || !GO_TEST_FUNCTION.test(name)) return null; // a package-level entry
+    if (test === null || !GO_TEST_FUNCTION.test(name)) return null; // a package-level entry
     // Loaded here, not before the runner starts: few runs have a failure to place.
     const { packageDirOf } = await import('./package.js');
-    const dir = packageDirOf(failure.id.slice(0, space), modulePath(facts));
+    const dir = packageDirOf(importPath, modulePath(facts));
     return dir === null ? null : definitionOf(name, facts, dir);
   },
 };
@@ -111,12 +112,11 @@ function definitionOf(name: string, facts: ProjectFacts, dir: string): { file: s
 export function rerunCommands(rerun: readonly FailedTestRecord[], module: string | null): GoCommand[] {
   const selections = new Map<string, Set<string> | null>();
   for (const record of rerun) {
-    const space = record.id.indexOf(' ');
-    const pkg = space < 0 ? record.id : record.id.slice(0, space);
+    const { importPath: pkg, name } = parseGoTestId(record.id);
     if (pkg === '') continue;
     const current = selections.has(pkg) ? selections.get(pkg) ?? null : new Set<string>();
-    if (space < 0 || current === null) selections.set(pkg, null);
-    else selections.set(pkg, current.add(record.id.slice(space + 1)));
+    if (name === null || current === null) selections.set(pkg, null);
+    else selections.set(pkg, current.add(name));
   }
   const commands = new Map<string, { run: string | null; packages: string[] }>();
   // In package order, so the same failures always give the same commands.
