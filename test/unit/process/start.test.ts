@@ -115,6 +115,17 @@ describe('startProcess: start failures', () => {
     expect(error).toMatchObject({ code: 'SPAWN_FAILED', detail: { path: cwd } });
   });
 
+  it('rejects with SPAWN_FAILED when spawn refuses the arguments at once, and closes the log', async () => {
+    const options = nodeScript('exit-with.js', ['0\0']);
+    const run = startProcess(options);
+    expect(run.pid).toBe(0);
+    const error = await run.done.catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(HarnessError);
+    expect(error).toMatchObject({ code: 'SPAWN_FAILED' });
+    expect(readLog(options.logPath)).toBe('');
+    expect(openFdsUnder(options.cwd)).toEqual([]);
+  });
+
   it('rejects with SPAWN_FAILED when the log cannot be created, without spawning', async () => {
     const dir = tempDir();
     const logPath = join(dir, 'no-dir', 'runner.log');
