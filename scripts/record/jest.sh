@@ -2,8 +2,9 @@
 # Regenerates test/fixtures/outputs/jest/<case>.jsonl from real runs of the project's
 # jest through reporters/jest/launch.cjs on temp copies of test/fixtures/projects/jest-*.
 # The temp path becomes `<root>`, run-tests' own path `<repo>`, and volatile fields
-# (pid, duration) are zeroed. The <case>.expected.json files are checked by hand and
-# are not touched here.
+# (pid, duration) are zeroed.
+# The <case>.expected.json files are not written here: run `UPDATE_GOLDEN=1 npm run
+# test:unit` to rewrite them from the recordings, then review `git diff test/fixtures/outputs`.
 set -euo pipefail
 # The functions below are shared with vitest.sh, which sources this file with
 # RECORD_RUNNER=vitest: only when run directly does it record jest.

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Regenerates test/fixtures/outputs/minitest/<case>.jsonl from real runs of the
 # fixture projects, with the environment run-tests sets. The temp root becomes
-# `<root>`. The <case>.expected.json files are NOT regenerated: after recording,
-# check each changed value against the fixture sources by eye and update them.
+# `<root>`.
+# The <case>.expected.json files are not written here: run `UPDATE_GOLDEN=1 npm run
+# test:unit` to rewrite them from the recordings, then review `git diff test/fixtures/outputs`.
 set -euo pipefail
 
 # shellcheck source=lib.sh
@@ -56,4 +57,4 @@ ruby -e '
   print lines.join, last[0, last.length / 2]
 ' "$out/mixed.jsonl" >"$out/truncated.jsonl"
 
-echo "recorded into $out; now review the .expected.json files" >&2
+echo "recorded into $out; now run UPDATE_GOLDEN=1 npm run test:unit and review git diff test/fixtures/outputs" >&2

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Regenerates test/fixtures/outputs/mocha/<case>.jsonl from real runs of the fixture
 # projects through reporters/mocha/launcher.cjs, with the arguments run-tests gives it.
-# The temp root becomes `<root>`; pids and durations are normalised. The
-# <case>.expected.json files are NOT regenerated: after recording, check each changed
-# value against the fixture sources by eye and update them.
+# The temp root becomes `<root>`; pids and durations are normalised.
+# The <case>.expected.json files are not written here: run `UPDATE_GOLDEN=1 npm run
+# test:unit` to rewrite them from the recordings, then review `git diff test/fixtures/outputs`.
 set -euo pipefail
 
 # shellcheck source=lib.sh
@@ -44,4 +44,4 @@ node -e '
   process.stdout.write(lines.join("\n") + "\n" + last.slice(0, last.length >> 1));
 ' "$out/mixed.jsonl" >"$out/truncated.jsonl"
 
-echo "recorded into $out; now review the .expected.json files" >&2
+echo "recorded into $out; now run UPDATE_GOLDEN=1 npm run test:unit and review git diff test/fixtures/outputs" >&2

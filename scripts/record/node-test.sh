@@ -2,8 +2,8 @@
 # Regenerates test/fixtures/outputs/node-test/<case>.jsonl from real `node --test` runs
 # of the fixture projects with reporters/node-test/reporter.mjs, as run-tests runs it.
 # The temp root becomes `<root>`; pids, durations and node's version are normalised.
-# The <case>.expected.json files are NOT regenerated: after recording, check each
-# changed value against the fixture sources by eye and update them.
+# The <case>.expected.json files are not written here: run `UPDATE_GOLDEN=1 npm run
+# test:unit` to rewrite them from the recordings, then review `git diff test/fixtures/outputs`.
 set -euo pipefail
 
 # shellcheck source=lib.sh
@@ -37,4 +37,4 @@ node -e '
   process.stdout.write(lines.join("\n") + "\n" + last.slice(0, last.length >> 1));
 ' "$out/mixed.jsonl" >"$out/truncated.jsonl"
 
-echo "recorded into $out; now review the .expected.json files" >&2
+echo "recorded into $out; now run UPDATE_GOLDEN=1 npm run test:unit and review git diff test/fixtures/outputs" >&2

@@ -2,9 +2,9 @@
 # Regenerates test/fixtures/outputs/pytest/<case>.jsonl from real runs of the fixture
 # projects, with the environment run-tests sets and Debian's pytest (/usr/bin/python3,
 # pytest 7.2: the one scripts/setup-toolchains.sh installs). The temp root becomes
-# `<root>`, durations become 0.001 and pids 1. The <case>.expected.json files are NOT
-# regenerated: after recording, check each changed value against the fixture sources by
-# eye and update them.
+# `<root>`, durations become 0.001 and pids 1.
+# The <case>.expected.json files are not written here: run `UPDATE_GOLDEN=1 npm run
+# test:unit` to rewrite them from the recordings, then review `git diff test/fixtures/outputs`.
 set -euo pipefail
 
 # shellcheck source=lib.sh
@@ -54,4 +54,4 @@ last = lines.pop()
 sys.stdout.write("".join(lines) + last[: len(last) // 2])
 PY
 
-echo "recorded into $out; now review the .expected.json files" >&2
+echo "recorded into $out; now run UPDATE_GOLDEN=1 npm run test:unit and review git diff test/fixtures/outputs" >&2

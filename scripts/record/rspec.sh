@@ -2,7 +2,8 @@
 # Regenerates test/fixtures/outputs/rspec/<case>.json(l) from real `bundle exec rspec`
 # runs on temp copies of test/fixtures/projects/rspec-*. The temp path becomes `<root>`
 # and volatile fields (run_time, duration, seed) are zeroed or removed.
-# The <case>.expected.json files are written by hand and are not touched here.
+# The <case>.expected.json files are not written here: run `UPDATE_GOLDEN=1 npm run
+# test:unit` to rewrite them from the recordings, then review `git diff test/fixtures/outputs`.
 set -euo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd -P)"

@@ -3,11 +3,11 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { docTestLocation, panicOf } from '../../../../src/runners/cargo/text.js';
 import { packageName, parseCargo } from '../../../../src/runners/cargo/report.js';
+import { expectGolden } from '../../parsers/golden.js';
 
 const outputs = fileURLToPath(new URL('../../../fixtures/outputs/cargo/', import.meta.url));
 const recorded = (name: string) => readFileSync(`${outputs}${name}.jsonl`, 'utf8');
 const recordedText = (name: string) => readFileSync(`${outputs}${name}.txt`, 'utf8');
-const expectedOf = (name: string): unknown => JSON.parse(readFileSync(`${outputs}${name}.expected.json`, 'utf8'));
 const ctx = { root: '<root>' };
 
 describe('cargo parser', () => {
@@ -126,7 +126,7 @@ describe('cargo parser', () => {
     });
 
     it('places nothing it cannot: a test that returned Err has no location in text either', () => {
-      expect(parseCargo(recordedText('text-returns-err'), ctx)).toEqual(expectedOf('text-returns-err'));
+      expectGolden(`${outputs}text-returns-err.expected.json`, parseCargo(recordedText('text-returns-err'), ctx));
       expect(parseCargo(recordedText('text-returns-err'), ctx).tests.filter((t) => t.status === 'failed').map(row)).toEqual([
         ['parse::tests::reads_input', null, null, 'failed'],
         ['tests::reads_input', null, null, 'failed'],

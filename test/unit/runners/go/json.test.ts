@@ -1,7 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseGoJson } from '../../../../src/runners/go/json.js';
+import { expectGolden } from '../../parsers/golden.js';
 
 const outputs = fileURLToPath(new URL('../../../fixtures/outputs/go/', import.meta.url));
 const ctx = { root: '<root>', hints: { module: 'example.com/m' } };
@@ -15,12 +16,9 @@ const parse = (...lines: string[]) => parseGoJson(`${lines.join('\n')}\n`, ctx);
 const brief = (text: string) => parseGoJson(text, recordedCtx('mixed.jsonl')).tests.map((t) => [t.name, t.status, t.file, t.line]);
 
 describe('go test -json, recorded', () => {
-  // UPDATE_GOLDEN=1 rewrites the expected reports from the recorded outputs: review the diff.
   it.each(recorded)('%s gives its expected report', (file) => {
-    const expectedFile = outputs + file.replace(/\.jsonl$/, '.expected.json');
     const report = parseGoJson(readFileSync(outputs + file, 'utf8'), recordedCtx(file));
-    if (process.env['UPDATE_GOLDEN'] === '1') writeFileSync(expectedFile, `${JSON.stringify(report, null, 2)}\n`);
-    expect(report).toEqual(JSON.parse(readFileSync(expectedFile, 'utf8')));
+    expectGolden(outputs + file.replace(/\.jsonl$/, '.expected.json'), report);
   });
 
   it('lists the leaves of go-mixed with their files and lines, in both packages', () => {

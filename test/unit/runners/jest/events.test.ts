@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseJest } from '../../../../src/runners/jest/events.js';
+import { expectGolden } from '../../parsers/golden.js';
 
 const outputs = fileURLToPath(new URL('../../../fixtures/outputs/jest/', import.meta.url));
 const ctx = { root: '<root>' };
@@ -16,7 +17,7 @@ describe('parseJest on recorded reporter output', () => {
   });
 
   it.each(cases)('%s matches its expected report', (file) => {
-    expect(parseJest(read(file), ctx)).toEqual(JSON.parse(read(file.replace(/\.jsonl$/, '.expected.json'))));
+    expectGolden(outputs + file.replace(/\.jsonl$/, '.expected.json'), parseJest(read(file), ctx));
   });
 
   it('finds the failing line in the test file, separates assertions from errors, and names the load error', () => {

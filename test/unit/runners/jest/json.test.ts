@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseJestJson } from '../../../../src/runners/jest/json.js';
+import { expectGolden } from '../../parsers/golden.js';
 
 const outputs = fileURLToPath(new URL('../../../fixtures/outputs/jest-json/', import.meta.url));
 const recorded = readdirSync(outputs).filter((f) => f.endsWith('.json') && !f.endsWith('.expected.json'));
@@ -12,7 +13,7 @@ const assertion = (fields: Record<string, unknown>) => ({ ancestorTitles: ['d'],
 
 describe('jest --json, recorded', () => {
   it.each(recorded)('%s gives its expected report', (file) => {
-    expect(read(file)).toEqual(JSON.parse(readFileSync(outputs + file.replace(/\.json$/, '.expected.json'), 'utf8')));
+    expectGolden(outputs + file.replace(/\.json$/, '.expected.json'), read(file));
   });
 
   it('names tests as jest does, assertion failures vs errors, the failing line from the stack', () => {

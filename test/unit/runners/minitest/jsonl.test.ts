@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from '@jest/globals';
 import { createMinitestParser, parseMinitestJsonl } from '../../../../src/runners/minitest/jsonl.js';
 import { MESSAGE_LIMIT_BYTES } from '../../../../src/parsers/fields.js';
+import { expectGolden } from '../../parsers/golden.js';
 
 const outputs = join(dirname(fileURLToPath(import.meta.url)), '../../../fixtures/outputs/minitest');
 const ctx = { root: '<root>' };
@@ -24,8 +25,7 @@ describe('parseMinitestJsonl on recorded real outputs', () => {
 
   it.each(cases)('%s matches its expected report', (name) => {
     const text = readFileSync(join(outputs, `${name}.jsonl`), 'utf8');
-    const expected: unknown = JSON.parse(readFileSync(join(outputs, `${name}.expected.json`), 'utf8'));
-    expect(parseMinitestJsonl(text, ctx)).toEqual(expected);
+    expectGolden(join(outputs, `${name}.expected.json`), parseMinitestJsonl(text, ctx));
   });
 });
 

@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from '@jest/globals';
 import { parseMochaJsonl } from '../../../../src/runners/mocha/events.js';
+import { expectGolden } from '../../parsers/golden.js';
 
 const outputs = join(dirname(fileURLToPath(import.meta.url)), '../../../fixtures/outputs/mocha');
 const cases = readdirSync(outputs).filter((f) => f.endsWith('.jsonl')).map((f) => f.replace(/\.jsonl$/, ''));
@@ -21,7 +22,7 @@ describe('parseMochaJsonl on recorded real outputs', () => {
 
   it.each(cases)('%s matches its expected report', (name) => {
     const text = readFileSync(join(outputs, `${name}.jsonl`), 'utf8');
-    expect(parseMochaJsonl(text, { root: '<root>' })).toEqual(JSON.parse(readFileSync(join(outputs, `${name}.expected.json`), 'utf8')));
+    expectGolden(join(outputs, `${name}.expected.json`), parseMochaJsonl(text, { root: '<root>' }));
   });
 });
 

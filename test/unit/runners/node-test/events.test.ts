@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from '@jest/globals';
 import { parseNodeTestJsonl } from '../../../../src/runners/node-test/events.js';
 import { nodeTestId, parseNodeTestId } from '../../../../src/runners/node-test/id.js';
+import { expectGolden } from '../../parsers/golden.js';
 
 const outputs = join(dirname(fileURLToPath(import.meta.url)), '../../../fixtures/outputs/node-test');
 const cases = readdirSync(outputs).filter((f) => f.endsWith('.jsonl')).map((f) => f.replace(/\.jsonl$/, ''));
@@ -26,7 +27,7 @@ describe('parseNodeTestJsonl on recorded real outputs', () => {
 
   it.each(cases)('%s matches its expected report', (name) => {
     const text = readFileSync(join(outputs, `${name}.jsonl`), 'utf8');
-    expect(parseNodeTestJsonl(text, { root: '<root>' })).toEqual(JSON.parse(readFileSync(join(outputs, `${name}.expected.json`), 'utf8')));
+    expectGolden(join(outputs, `${name}.expected.json`), parseNodeTestJsonl(text, { root: '<root>' }));
   });
 });
 

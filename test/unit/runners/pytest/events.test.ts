@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from '@jest/globals';
 import { createPytestParser } from '../../../../src/runners/pytest/events.js';
 import { parseText } from '../../../../src/parsers/stream.js';
+import { expectGolden } from '../../parsers/golden.js';
 
 const outputs = join(dirname(fileURLToPath(import.meta.url)), '../../../fixtures/outputs/pytest');
 const cases = readdirSync(outputs).filter((f) => f.endsWith('.jsonl')).map((f) => f.replace(/\.jsonl$/, ''));
@@ -27,7 +28,7 @@ describe('pytest parser on recorded real outputs', () => {
 
   it.each(cases)('%s matches its expected report', (name) => {
     const text = readFileSync(join(outputs, `${name}.jsonl`), 'utf8');
-    expect(parse(text, '<root>')).toEqual(JSON.parse(readFileSync(join(outputs, `${name}.expected.json`), 'utf8')));
+    expectGolden(join(outputs, `${name}.expected.json`), parse(text, '<root>'));
   });
 
   it('counts the mixed run as pytest does, with xfail a skip and a strict xpass a failure', () => {

@@ -2,6 +2,7 @@ import { describe, it, expect } from '@jest/globals';
 import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseRspecJson } from '../../../../src/runners/rspec/json.js';
+import { expectGolden } from '../../parsers/golden.js';
 
 const outputs = fileURLToPath(new URL('../../../fixtures/outputs/rspec/', import.meta.url));
 const ctx = { root: '<root>' };
@@ -16,8 +17,7 @@ describe('parseRspecJson on recorded rspec output', () => {
   });
 
   it.each(cases)('%s matches its expected report', (file) => {
-    const expected: unknown = JSON.parse(read(file.replace(/\.json$/, '.expected.json')));
-    expect(parseRspecJson(read(file), ctx)).toEqual(expected);
+    expectGolden(outputs + file.replace(/\.json$/, '.expected.json'), parseRspecJson(read(file), ctx));
   });
 });
 

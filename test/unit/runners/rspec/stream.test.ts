@@ -2,6 +2,7 @@ import { describe, it, expect } from '@jest/globals';
 import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseRspecStream } from '../../../../src/runners/rspec/stream.js';
+import { expectGolden } from '../../parsers/golden.js';
 
 const outputs = fileURLToPath(new URL('../../../fixtures/outputs/rspec/', import.meta.url));
 const ctx = { root: '<root>' };
@@ -15,8 +16,7 @@ describe('parseRspecStream on recorded formatter output', () => {
   });
 
   it.each(cases)('%s matches its expected report', (file) => {
-    const expected: unknown = JSON.parse(read(file.replace(/\.jsonl$/, '.expected.json')));
-    expect(parseRspecStream(read(file), ctx)).toEqual(expected);
+    expectGolden(outputs + file.replace(/\.jsonl$/, '.expected.json'), parseRspecStream(read(file), ctx));
   });
 
   it('maps the stream of a full run exactly like rspec\'s own JSON report', () => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseVitest } from '../../../../src/runners/vitest/events.js';
+import { expectGolden } from '../../parsers/golden.js';
 
 const outputs = fileURLToPath(new URL('../../../fixtures/outputs/vitest/', import.meta.url));
 const ctx = { root: '<root>' };
@@ -16,7 +17,7 @@ describe('parseVitest on recorded reporter output', () => {
   });
 
   it.each(cases)('%s matches its expected report', (file) => {
-    expect(parseVitest(read(file), ctx)).toEqual(JSON.parse(read(file.replace(/\.jsonl$/, '.expected.json'))));
+    expectGolden(outputs + file.replace(/\.jsonl$/, '.expected.json'), parseVitest(read(file), ctx));
   });
 
   it('keeps the timeout message, TypeScript lines and the load error', () => {
