@@ -44,6 +44,9 @@ export interface EventRules {
   readonly test?: (event: TestEnd, ctx: ParseContext) => TestResult | string;
   /** The error entry of an error outside any test. By default named `<kind> error: <file>`. */
   readonly error?: (event: ErrorEvent, ctx: ParseContext) => FailedTest;
+  /** The warning naming the test that was running when the run stopped (its test_start
+   * name). By default `the run stopped while "<name>" was running`. */
+  readonly stopped?: (name: string) => string;
 }
 
 const STATUSES: ReadonlySet<string> = new Set<TestStatus>(['passed', 'failed', 'error', 'skipped']);
@@ -76,7 +79,7 @@ export function eventsParser(rules: EventRules = {}): ParserFactory {
         const record = jsonLine(raw, lineNo, cutOff, state.warnings);
         if (record !== null) handle(record, lineNo, ctx, rules, state);
       },
-      end: () => finish(state),
+      end: () => finish(state, rules),
       finished: () => state.tests.length,
     });
   };
@@ -109,6 +112,7 @@ function handle(record: JsonObject, lineNo: number, ctx: ParseContext, rules: Ev
       state.ended.add(pid(record));
       if (record['interrupted'] === true) state.interrupted = true;
       addTotals(record['totals'], state.totals);
+      if (Array.isArray(record['warnings'])) state.warnings.push(...record['warnings'].filter((w): w is string => typeof w === 'string'));
       return;
     case 'launch': {
       const argv = record['argv'];
@@ -206,13 +210,13 @@ function contradictions(state: State): Contradiction[] {
   return found;
 }
 
-function finish(state: State): ParsedReport {
+function finish(state: State, rules: EventRules): ParsedReport {
   const { started, ended } = state;
   if (state.badSchema !== undefined) state.warnings.push(`events of schema ${JSON.stringify(state.badSchema)}, expected ${EVENTS_SCHEMA}: a reporter from another run-tests version`);
   const tests = state.totals.get('tests');
   if (tests !== undefined && tests !== state.tests.length) state.warnings.push(`the runner counts ${tests} tests, but ${state.tests.length} were reported`);
   const complete = started.size > 0 && [...started].every((p) => ended.has(p)) && !state.crashed && !state.interrupted && state.badSchema === undefined;
-  if (!complete && state.running !== null) state.warnings.push(`the run stopped while ${JSON.stringify(state.running)} was running`);
+  if (!complete && state.running !== null) state.warnings.push(rules.stopped?.(state.running) ?? `the run stopped while ${JSON.stringify(state.running)} was running`);
   const found = contradictions(state);
   return {
     tests: state.tests,
