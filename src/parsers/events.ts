@@ -1,8 +1,9 @@
 /** Reads the one event format every reporter run-tests injects writes
  * (schema/events.schema.json): one JSON object per line. What is common to every runner
- * is here: which processes started and ended, the runner's own totals against the tests
- * read, load errors, launches, unusable runners. What differs is the runner's
- * (EventRules): how a test_end becomes a result, its name and its id. */
+ * is here: which processes (and files, where written) started and ended, the runner's
+ * own totals against the tests read, load errors, launches, unusable runners. What
+ * differs is the runner's (EventRules): how a test_end becomes a result, its name and
+ * its id, and warnings in its own words. */
 import type { Contradiction, FailedTest, ParseContext, ParsedReport, TestResult, TestStatus } from '../model/results.js';
 import { boundMessage, int, jsonLine, relativeFile, str, type JsonObject } from './fields.js';
 import { lineParser, type ParserFactory } from './stream.js';
@@ -36,6 +37,25 @@ export interface ErrorEvent {
   readonly raw: JsonObject;
 }
 
+/** What was running when a run stopped: a test, or a file (file_start) with no test
+ * running in it (name null). */
+export interface Running {
+  readonly id: string | null;
+  readonly name: string | null;
+  /** Root-relative. */
+  readonly file: string | null;
+}
+
+/** The run as a whole, as read: for warnings in the runner's own words. */
+export interface RunRead {
+  /** run_start's `files`, from each process that said. */
+  readonly files: readonly number[];
+  /** The run_end totals, summed per field. */
+  readonly totals: ReadonlyMap<string, number>;
+  readonly interrupted: boolean;
+  readonly tests: readonly TestResult[];
+}
+
 /** A runner's part in reading its events. */
 export interface EventRules {
   /** The result of one test_end; a string is a warning and the line is ignored. By
@@ -44,9 +64,10 @@ export interface EventRules {
   readonly test?: (event: TestEnd, ctx: ParseContext) => TestResult | string;
   /** The error entry of an error outside any test. By default named `<kind> error: <file>`. */
   readonly error?: (event: ErrorEvent, ctx: ParseContext) => FailedTest;
-  /** The warning naming the test that was running when the run stopped (its test_start
-   * name). By default `the run stopped while "<name>" was running`. */
-  readonly stopped?: (name: string) => string;
+  /** The warning for what was running when the run stopped. */
+  readonly stopped?: (running: Running) => string;
+  /** Warnings of the runner's own about the run as a whole, after the parser's. */
+  readonly warnings?: (run: RunRead) => string[];
 }
 
 const STATUSES: ReadonlySet<string> = new Set<TestStatus>(['passed', 'failed', 'error', 'skipped']);
@@ -60,7 +81,10 @@ interface State {
   /** Sum of the run_end totals, per field, over the processes that gave one. */
   readonly totals: Map<string, number>;
   /** The last test_start without its test_end, named when the run stops there. */
-  running: string | null;
+  running: Running | null;
+  /** Files started (file_start) and not ended, with the test last started in each. */
+  readonly files: Map<string, Running>;
+  readonly fileCounts: number[];
   crashed: boolean;
   interrupted: boolean;
   unusable: ParsedReport['unusable'] | null;
@@ -72,7 +96,7 @@ export function eventsParser(rules: EventRules = {}): ParserFactory {
   return (ctx) => {
     const state: State = {
       tests: [], warnings: [], notes: [], started: new Set(), ended: new Set(), totals: new Map(),
-      running: null, crashed: false, interrupted: false, unusable: null, ran: null, badSchema: undefined,
+      running: null, files: new Map(), fileCounts: [], crashed: false, interrupted: false, unusable: null, ran: null, badSchema: undefined,
     };
     return lineParser({
       line(raw, lineNo, cutOff) {
@@ -90,16 +114,31 @@ function handle(record: JsonObject, lineNo: number, ctx: ParseContext, rules: Ev
     case 'run_start':
       if (record['schema'] !== EVENTS_SCHEMA) state.badSchema = record['schema'];
       state.started.add(pid(record));
+      if (typeof record['files'] === 'number') state.fileCounts.push(record['files']);
       return;
-    case 'test_start':
-      state.running = str(record['name']);
+    case 'test_start': {
+      const name = str(record['name']);
+      const file = str(record['file']);
+      state.running = name === null ? null : { id: str(record['id']), name, file: file === null ? null : relativeFile(file, ctx.root) };
+      if (state.running !== null) nowInFile(state, state.running.file, state.running);
       return;
+    }
+    case 'file_start':
+    case 'file_end': {
+      const file = str(record['file']);
+      if (file === null) return;
+      const at = relativeFile(file, ctx.root);
+      if (record['event'] === 'file_start') state.files.set(at, { id: null, name: null, file: at });
+      else state.files.delete(at);
+      return;
+    }
     case 'test_end': {
       const event = testEnd(record, ctx);
       const result = typeof event === 'string' ? event : (rules.test ?? defaultTest)(event, ctx);
       if (typeof result === 'string') state.warnings.push(`line ${lineNo}: ${result}, ignored`);
       else state.tests.push(result);
       state.running = null;
+      if (typeof event !== 'string') nowInFile(state, event.file, { id: null, name: null, file: event.file });
       return;
     }
     case 'error': {
@@ -138,6 +177,11 @@ function handle(record: JsonObject, lineNo: number, ctx: ParseContext, rules: Ev
   }
 }
 
+/** What now runs in a file that started and did not end (nothing: name null). */
+function nowInFile(state: State, file: string | null, running: Running): void {
+  if (file !== null && state.files.has(file)) state.files.set(file, running);
+}
+
 const pid = (record: JsonObject): number => (typeof record['pid'] === 'number' ? record['pid'] : -1);
 
 function testEnd(r: JsonObject, ctx: ParseContext): TestEnd | string {
@@ -171,6 +215,11 @@ function errorEvent(r: JsonObject, ctx: ParseContext): ErrorEvent {
   };
 }
 
+function defaultStopped({ name, file }: Running): string {
+  if (name === null) return `the run stopped while running ${file ?? 'a file'}`;
+  return `the run stopped while ${JSON.stringify(name)} was running`;
+}
+
 /** The result a test_end describes, as most runners want it. */
 export function defaultTest(e: TestEnd): TestResult {
   const id = e.id ?? e.name;
@@ -187,7 +236,7 @@ export function defaultError(e: ErrorEvent): FailedTest {
   return { id: e.id ?? e.file ?? name, name, file: e.file, line: e.line, status: 'error', message: boundMessage(e.message) };
 }
 
-const TOTAL_FIELDS = ['tests', 'passed', 'failed', 'errors', 'skipped'] as const;
+const TOTAL_FIELDS = ['tests', 'passed', 'failed', 'errors', 'skipped', 'deselected'] as const;
 
 function addTotals(value: unknown, totals: Map<string, number>): void {
   if (typeof value !== 'object' || value === null) return;
@@ -215,8 +264,13 @@ function finish(state: State, rules: EventRules): ParsedReport {
   if (state.badSchema !== undefined) state.warnings.push(`events of schema ${JSON.stringify(state.badSchema)}, expected ${EVENTS_SCHEMA}: a reporter from another run-tests version`);
   const tests = state.totals.get('tests');
   if (tests !== undefined && tests !== state.tests.length) state.warnings.push(`the runner counts ${tests} tests, but ${state.tests.length} were reported`);
-  const complete = started.size > 0 && [...started].every((p) => ended.has(p)) && !state.crashed && !state.interrupted && state.badSchema === undefined;
-  if (!complete && state.running !== null) state.warnings.push(rules.stopped?.(state.running) ?? `the run stopped while ${JSON.stringify(state.running)} was running`);
+  const complete = started.size > 0 && [...started].every((p) => ended.has(p)) && !state.crashed && !state.interrupted
+    && state.badSchema === undefined && state.files.size === 0;
+  const stopped = rules.stopped ?? defaultStopped;
+  // Files run at once: each one that never ended is named, with the test running in it.
+  if (state.files.size > 0) for (const running of state.files.values()) state.warnings.push(stopped(running));
+  else if (!complete && state.running !== null) state.warnings.push(stopped(state.running));
+  if (rules.warnings) state.warnings.push(...rules.warnings({ files: state.fileCounts, totals: state.totals, interrupted: state.interrupted, tests: state.tests }));
   const found = contradictions(state);
   return {
     tests: state.tests,

@@ -9,7 +9,7 @@ import type { ParserFactory } from '../../parsers/stream.js';
 import { eventsParser, type EventRules } from '../../parsers/events.js';
 
 export const pytestRules: EventRules = {
-  stopped: (name) => `pytest stopped while ${name} was running`,
+  stopped: ({ id, name, file }) => `pytest stopped while ${id ?? name ?? file ?? 'a test'} was running`,
 };
 
 export const createPytestParser: ParserFactory = eventsParser(pytestRules);

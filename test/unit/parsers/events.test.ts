@@ -78,4 +78,30 @@ describe('events parser', () => {
     }
     expect(validate({ event: 'test_end', name: 'x', status: 'broken' })).toBe(false);
   });
+
+  it('is incomplete while a file that started has not ended, naming it and the test running in it, even after run_end', () => {
+    const files = lines(start,
+      { event: 'file_start', file: '/p/t/a.js' }, { event: 'file_start', file: '/p/t/b.js' },
+      { event: 'test_start', name: 'A b', file: '/p/t/a.js' }, { event: 'test_start', name: 'B c', file: 't/b.js' },
+      { ...failing, name: 'B c', file: '/p/t/b.js' }, { event: 'file_end', file: '/p/t/b.js' }, end());
+    const report = parseText(eventsParser(), files, ctx);
+    expect([report.complete, report.warnings]).toEqual([false, ['the run stopped while "A b" was running']]);
+    const named = parseText(eventsParser({ stopped: (r) => `stopped in ${r.file} during ${r.name}` }), files + lines({ event: 'file_start', file: 't/c.js' }), ctx);
+    expect(named.warnings).toEqual(['stopped in t/a.js during A b', 'stopped in t/c.js during null']);
+    expect(parseText(eventsParser(), lines(start, { event: 'file_start', file: 't/a.js' }, passing, { event: 'file_end', file: 't/a.js' }, end()), ctx).complete).toBe(true);
+  });
+
+  it("gives the runner's rules the run as read, for warnings in its own words", () => {
+    const seen: unknown[] = [];
+    const report = parseText(eventsParser({ warnings: (run) => [`${seen.push(run)}`] }), lines({ ...start, files: 0 }, end({ tests: 0, deselected: 3 })), ctx);
+    expect(report.warnings).toEqual(['1']);
+    expect(seen).toEqual([{ files: [0], totals: new Map([['tests', 0], ['deselected', 3]]), interrupted: false, tests: [] }]);
+  });
+
+  it('the file events are valid by the schema', () => {
+    for (const event of [{ event: 'file_start', file: 't/a.js' }, { event: 'file_end', file: 't/a.js' }, end({ tests: 0, deselected: 2 })]) {
+      expect([event, validate(event)]).toEqual([event, true]);
+    }
+    expect(validate({ event: 'file_start' })).toBe(false);
+  });
 });

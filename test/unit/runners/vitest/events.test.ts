@@ -45,15 +45,12 @@ describe('parseVitest on recorded reporter output', () => {
 
 describe('parseVitest inline cases', () => {
   const file = '<root>/test/a.test.ts';
-  const start = line({ type: 'start', version: 1, pid: 1, files: 1 });
-  const end = line({ type: 'end', reason: 'failed', files: 1, unhandled_errors: [] });
+  const start = line({ event: 'run_start', schema: 1, runner: 'vitest', runner_version: '4.0.0', pid: 1, files: 1 });
+  const end = (over: Record<string, unknown> = {}) => line({ event: 'run_end', pid: 1, totals: { tests: 1, failed: 0, errors: 1 }, interrupted: false, ...over });
 
-  it('reports a suite whose hook failed, not its parent, and ties the error to the frame in the file; its id is its file\'s', () => {
-    const fileRecord = line({
-      type: 'file', file, state: 'failed', errors: [],
-      suite_errors: [{ titles: ['outer', 'inner'], location: { line: 4 }, errors: [{ name: 'TypeError', message: 'boom', frames: [{ file: '<root>/src/x.ts', line: 1 }, { file, line: 6 }] }] }],
-    });
-    expect(parseVitest(start + line({ type: 'file_start', file }) + fileRecord + end, ctx)).toEqual({
+  it('reports a suite whose hook failed, and ties the error to the frame in the file; its id is its file\'s', () => {
+    const hook = line({ event: 'error', kind: 'hook', name: 'outer > inner', file, line: 4, message: 'TypeError: boom', stack: '    at <root>/src/x.ts:1:1\n    at <root>/test/a.test.ts:6:3' });
+    expect(parseVitest(start + line({ event: 'file_start', file }) + hook + line({ event: 'file_end', file }) + end(), ctx)).toEqual({
       // -t cannot select a suite: a rerun runs the file, as for a load error.
       tests: [{ id: 'test/a.test.ts', name: 'outer > inner', file: 'test/a.test.ts', line: 6, status: 'error', message: 'TypeError: boom' }],
       complete: true,
@@ -61,8 +58,14 @@ describe('parseVitest inline cases', () => {
     });
   });
 
+  it('ties an unhandled error to its first frame in the project, outside node_modules', () => {
+    const stack = '    at <root>/node_modules/vitest/x.js:1:1\n    at <root>/src/y.ts:9:2';
+    const parsed = parseVitest(start + line({ event: 'error', id: 'unhandled error', name: 'unhandled error', message: 'Error: late', stack }) + end(), ctx);
+    expect(parsed.tests).toEqual([{ id: 'unhandled error', name: 'unhandled error', file: 'src/y.ts', line: 9, status: 'error', message: 'Error: late' }]);
+  });
+
   it('is incomplete when vitest says the run was interrupted', () => {
-    const parsed = parseVitest(start + line({ type: 'end', reason: 'interrupted', unhandled_errors: [] }), ctx);
+    const parsed = parseVitest(start + end({ totals: {}, interrupted: true }), ctx);
     expect(parsed.complete).toBe(false);
     expect(parsed.warnings).toEqual(['vitest reports that the run was interrupted']);
   });
