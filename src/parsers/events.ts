@@ -42,8 +42,10 @@ export interface EventRules {
    * default: the id written (else the name), the name, the file, and where it failed
    * (location) or else where it is defined. */
   readonly test?: (event: TestEnd, ctx: ParseContext) => TestResult | string;
-  /** The error entry of an error outside any test. By default named `<kind> error: <file>`. */
-  readonly error?: (event: ErrorEvent, ctx: ParseContext) => FailedTest;
+  /** The error entry of an error outside any test. By default named `<kind> error: <file>`.
+   * A string is a warning instead: an error that is no test's failure (the runner's own
+   * setup failing before any test); a crash still leaves the run incomplete. */
+  readonly error?: (event: ErrorEvent, ctx: ParseContext) => FailedTest | string;
   /** The warning naming the test that was running when the run stopped (its test_start
    * name). By default `the run stopped while "<name>" was running`. */
   readonly stopped?: (name: string) => string;
@@ -105,7 +107,9 @@ function handle(record: JsonObject, lineNo: number, ctx: ParseContext, rules: Ev
     case 'error': {
       const event = errorEvent(record, ctx);
       if (event.kind === 'crash') state.crashed = true;
-      state.tests.push((rules.error ?? defaultError)(event, ctx));
+      const entry = (rules.error ?? defaultError)(event, ctx);
+      if (typeof entry === 'string') state.warnings.push(entry);
+      else state.tests.push(entry);
       return;
     }
     case 'run_end':
