@@ -25,6 +25,14 @@ export interface TestEnd {
   readonly raw: JsonObject;
 }
 
+export interface TestStart {
+  readonly id: string | null;
+  readonly name: string;
+  /** Root-relative. */
+  readonly file: string | null;
+  readonly line: number | null;
+}
+
 export interface ErrorEvent {
   readonly kind: 'load' | 'hook' | 'collect' | 'crash' | null;
   readonly id: string | null;
@@ -49,6 +57,9 @@ export interface EventRules {
   /** The warning naming the test that was running when the run stopped (its test_start
    * name). By default `the run stopped while "<name>" was running`. */
   readonly stopped?: (name: string) => string;
+  /** The result of the test a run stopped in (its test_start without a test_end, in an
+   * incomplete run), such as an error to rerun. By default none: a warning names it. */
+  readonly unfinished?: (event: TestStart, ctx: ParseContext) => TestResult | null;
 }
 
 const STATUSES: ReadonlySet<string> = new Set<TestStatus>(['passed', 'failed', 'error', 'skipped']);
@@ -62,7 +73,7 @@ interface State {
   /** Sum of the run_end totals, per field, over the processes that gave one. */
   readonly totals: Map<string, number>;
   /** The last test_start without its test_end, named when the run stops there. */
-  running: string | null;
+  running: TestStart | null;
   crashed: boolean;
   interrupted: boolean;
   unusable: ParsedReport['unusable'] | null;
@@ -81,7 +92,7 @@ export function eventsParser(rules: EventRules = {}): ParserFactory {
         const record = jsonLine(raw, lineNo, cutOff, state.warnings);
         if (record !== null) handle(record, lineNo, ctx, rules, state);
       },
-      end: () => finish(state, rules),
+      end: () => finish(state, rules, ctx),
       finished: () => state.tests.length,
     });
   };
@@ -94,7 +105,7 @@ function handle(record: JsonObject, lineNo: number, ctx: ParseContext, rules: Ev
       state.started.add(pid(record));
       return;
     case 'test_start':
-      state.running = str(record['name']);
+      state.running = testStart(record, ctx);
       return;
     case 'test_end': {
       const event = testEnd(record, ctx);
@@ -158,6 +169,12 @@ function testEnd(r: JsonObject, ctx: ParseContext): TestEnd | string {
   };
 }
 
+function testStart(r: JsonObject, ctx: ParseContext): TestStart | null {
+  const name = str(r['name']);
+  const file = str(r['file']);
+  return name === null ? null : { id: str(r['id']), name, file: file === null ? null : relativeFile(file, ctx.root), line: int(r['line']) };
+}
+
 function position(value: unknown, ctx: ParseContext): TestEnd['location'] {
   if (typeof value !== 'object' || value === null) return null;
   const file = str((value as JsonObject)['file']);
@@ -214,13 +231,17 @@ function contradictions(state: State): Contradiction[] {
   return found;
 }
 
-function finish(state: State, rules: EventRules): ParsedReport {
+function finish(state: State, rules: EventRules, ctx: ParseContext): ParsedReport {
   const { started, ended } = state;
   if (state.badSchema !== undefined) state.warnings.push(`events of schema ${JSON.stringify(state.badSchema)}, expected ${EVENTS_SCHEMA}: a reporter from another run-tests version`);
   const tests = state.totals.get('tests');
   if (tests !== undefined && tests !== state.tests.length) state.warnings.push(`the runner counts ${tests} tests, but ${state.tests.length} were reported`);
   const complete = started.size > 0 && [...started].every((p) => ended.has(p)) && !state.crashed && !state.interrupted && state.badSchema === undefined;
-  if (!complete && state.running !== null) state.warnings.push(rules.stopped?.(state.running) ?? `the run stopped while ${JSON.stringify(state.running)} was running`);
+  if (!complete && state.running !== null) {
+    state.warnings.push(rules.stopped?.(state.running.name) ?? `the run stopped while ${JSON.stringify(state.running.name)} was running`);
+    const result = rules.unfinished?.(state.running, ctx) ?? null;
+    if (result !== null) state.tests.push(result);
+  }
   const found = contradictions(state);
   return {
     tests: state.tests,
