@@ -2,6 +2,7 @@ import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from '@jest/globals';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { createMinitestParser } from '../../../../src/runners/minitest/events.js';
 import { MESSAGE_LIMIT_BYTES } from '../../../../src/parsers/fields.js';
 import { parseText } from '../../../../src/parsers/stream.js';
@@ -20,6 +21,16 @@ const END = '{"event":"run_end","pid":1,"totals":{"tests":1,"failed":0,"errors":
 describe('minitest events, recorded from real runs (scripts/record/minitest.sh)', () => {
   it('has every recorded case', () => {
     expect(cases.sort()).toEqual(['filtered', 'load-error', 'mixed', 'rails-parallel', 'same-name', 'truncated']);
+  });
+
+  it('holds only events valid by schema/events.schema.json (but the line a killed writer cut)', () => {
+    const schema = JSON.parse(readFileSync(fileURLToPath(new URL('../../../../schema/events.schema.json', import.meta.url)), 'utf8')) as object;
+    const validate = new Ajv2020({ allErrors: true }).compile(schema);
+    for (const file of cases.map((name) => `${name}.jsonl`)) {
+      const lines = readFileSync(join(outputs, file), 'utf8').split('\n').filter((line) => line.endsWith('}'));
+      expect(lines.length).toBeGreaterThan(0);
+      for (const line of lines) expect([file, line, validate(JSON.parse(line))]).toEqual([file, line, true]);
+    }
   });
 
   // UPDATE_GOLDEN=1 rewrites the expected reports from the recorded outputs: review the diff.

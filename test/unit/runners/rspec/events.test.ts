@@ -1,4 +1,5 @@
 import { describe, it, expect } from '@jest/globals';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createRspecStreamParser } from '../../../../src/runners/rspec/events.js';
@@ -14,6 +15,16 @@ describe('rspec stream events, recorded from real runs (scripts/record/rspec.sh)
 
   it('has the recorded cases', () => {
     expect(cases.sort()).toEqual(['hang.stream.jsonl', 'load-error.stream.jsonl', 'mixed.stream.jsonl', 'truncated.stream.jsonl']);
+  });
+
+  it('holds only events valid by schema/events.schema.json (but the line a killed writer cut)', () => {
+    const schema = JSON.parse(readFileSync(fileURLToPath(new URL('../../../../schema/events.schema.json', import.meta.url)), 'utf8')) as object;
+    const validate = new Ajv2020({ allErrors: true }).compile(schema);
+    for (const file of cases) {
+      const lines = readFileSync(outputs + file, 'utf8').split('\n').filter((line) => line.endsWith('}'));
+      expect(lines.length).toBeGreaterThan(0);
+      for (const line of lines) expect([file, line, validate(JSON.parse(line))]).toEqual([file, line, true]);
+    }
   });
 
   // UPDATE_GOLDEN=1 rewrites the expected reports from the recorded outputs: review the diff.
