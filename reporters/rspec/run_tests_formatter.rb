@@ -10,7 +10,8 @@
 #               exception), skipped (pending); where it failed and why
 #   error       an error outside examples (a file that failed to load, a suite hook), as
 #               rspec words it; the text is rspec's own, and the reader finds file and line
-#   run_end     rspec's summary counts; `interrupted` when a signal cut the run short
+#   run_end     rspec's summary counts; `interrupted`, with a warning, when a signal cut
+#               the run short
 #
 # rspec prints a summary even when a signal stops it: the example running then is ended
 # as an error ("did not finish") and the run_end says it was interrupted. A run killed
@@ -80,11 +81,13 @@ module RunTests
     end
 
     def dump_summary(summary)
-      end_unfinished
+      warnings = [end_unfinished]
       end_unattributed(summary.errors_outside_of_examples_count)
       signal = interrupted
-      emit(event: "note", text: "rspec was interrupted by #{signal}: its summary covers only part of the run") if signal
-      emit(event: "run_end", pid: Process.pid, totals: totals(summary), interrupted: !signal.nil?)
+      warnings << "rspec was interrupted by #{signal}: its summary covers only part of the run" if signal
+      ended = { event: "run_end", pid: Process.pid, totals: totals(summary), interrupted: !signal.nil? }
+      ended[:warnings] = warnings.compact unless warnings.compact.empty?
+      emit(ended)
     end
 
     private
@@ -114,12 +117,14 @@ module RunTests
       @interrupted
     end
 
-    # The example a signal stopped: rspec counts it, without a status.
+    # The example a signal stopped: rspec counts it, without a status. Returns the warning.
     def end_unfinished
       return if @running.nil?
 
       emit(example_event(@running).merge(status: "error", message: UNFINISHED, duration_ms: nil))
+      id = @running.id
       @running = nil
+      "rspec example #{id} did not finish: the run was stopped while it ran"
     end
 
     # rspec's count of errors outside examples is never dropped: what its messages did not

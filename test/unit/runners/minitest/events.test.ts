@@ -1,4 +1,4 @@
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from '@jest/globals';
@@ -6,6 +6,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { createMinitestParser } from '../../../../src/runners/minitest/events.js';
 import { MESSAGE_LIMIT_BYTES } from '../../../../src/parsers/fields.js';
 import { parseText } from '../../../../src/parsers/stream.js';
+import { expectGolden } from '../../parsers/golden.js';
 
 const outputs = join(dirname(fileURLToPath(import.meta.url)), '../../../fixtures/outputs/minitest');
 const ctx = { root: '<root>' };
@@ -33,12 +34,8 @@ describe('minitest events, recorded from real runs (scripts/record/minitest.sh)'
     }
   });
 
-  // UPDATE_GOLDEN=1 rewrites the expected reports from the recorded outputs: review the diff.
   it.each(cases)('%s matches its expected report', (name) => {
-    const expectedFile = join(outputs, `${name}.expected.json`);
-    const report = parse(readFileSync(join(outputs, `${name}.jsonl`), 'utf8'));
-    if (process.env['UPDATE_GOLDEN'] === '1') writeFileSync(expectedFile, `${JSON.stringify(report, null, 2)}\n`);
-    expect(report).toEqual(JSON.parse(readFileSync(expectedFile, 'utf8')));
+    expectGolden(join(outputs, `${name}.expected.json`), parse(readFileSync(join(outputs, `${name}.jsonl`), 'utf8')));
   });
 });
 

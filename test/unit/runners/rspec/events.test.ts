@@ -1,9 +1,10 @@
 import { describe, it, expect } from '@jest/globals';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createRspecStreamParser } from '../../../../src/runners/rspec/events.js';
 import { parseText } from '../../../../src/parsers/stream.js';
+import { expectGolden } from '../../parsers/golden.js';
 
 const outputs = fileURLToPath(new URL('../../../fixtures/outputs/rspec/', import.meta.url));
 const ctx = { root: '<root>' };
@@ -27,12 +28,8 @@ describe('rspec stream events, recorded from real runs (scripts/record/rspec.sh)
     }
   });
 
-  // UPDATE_GOLDEN=1 rewrites the expected reports from the recorded outputs: review the diff.
   it.each(cases)('%s matches its expected report', (file) => {
-    const expectedFile = outputs + file.replace(/\.jsonl$/, '.expected.json');
-    const report = parse(read(file));
-    if (process.env['UPDATE_GOLDEN'] === '1') writeFileSync(expectedFile, `${JSON.stringify(report, null, 2)}\n`);
-    expect(report).toEqual(JSON.parse(readFileSync(expectedFile, 'utf8')));
+    expectGolden(outputs + file.replace(/\.jsonl$/, '.expected.json'), parse(read(file)));
   });
 
   it("maps the stream of a full run, and of a load error, exactly like rspec's own JSON report", () => {
