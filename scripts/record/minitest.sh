@@ -33,7 +33,8 @@ record() {
   ROOT="$root" perl -pe 's/\Q$ENV{ROOT}\E/<root>/g' "$report" >"$out/$name.jsonl"
 }
 
-record mixed minitest-mixed -- bundle exec rake test
+# SEED: the same order at every recording, so a re-recording differs only where the output does.
+record mixed minitest-mixed SEED=1 -- bundle exec rake test
 record load-error minitest-load-error -- bundle exec rake test
 record filtered minitest-mixed \
   'RUN_TESTS_MINITEST_FILTER=\A(?:WidgetTest\#test_with\ \[brackets\]\ \(and\ parens\)|TextTest\#test_upcase)\z' \
@@ -50,9 +51,9 @@ if [ "$workers" -lt 2 ]; then
   exit 1
 fi
 
-# A run killed mid-write: the mixed report without its end line, cut inside the last test line.
+# A run killed mid-write: the mixed report without its run_end, cut inside the last test_end.
 ruby -e '
-  lines = File.readlines(ARGV[0]).reject { |l| l.start_with?(%q({"type":"end")) }
+  lines = File.readlines(ARGV[0]).reject { |l| l.start_with?(%q({"event":"run_end")) }
   last = lines.pop
   print lines.join, last[0, last.length / 2]
 ' "$out/mixed.jsonl" >"$out/truncated.jsonl"

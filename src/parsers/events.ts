@@ -26,6 +26,14 @@ export interface TestEnd {
   readonly raw: JsonObject;
 }
 
+export interface TestStart {
+  readonly id: string | null;
+  readonly name: string;
+  /** Root-relative. */
+  readonly file: string | null;
+  readonly line: number | null;
+}
+
 export interface ErrorEvent {
   readonly kind: 'load' | 'hook' | 'collect' | 'crash' | null;
   readonly id: string | null;
@@ -62,12 +70,17 @@ export interface EventRules {
    * default: the id written (else the name), the name, the file, and where it failed
    * (location) or else where it is defined. */
   readonly test?: (event: TestEnd, ctx: ParseContext) => TestResult | string;
-  /** The error entry of an error outside any test. By default named `<kind> error: <file>`. */
-  readonly error?: (event: ErrorEvent, ctx: ParseContext) => FailedTest;
+  /** The error entry of an error outside any test. By default named `<kind> error: <file>`.
+   * A string is a warning instead: an error that is no test's failure (the runner's own
+   * setup failing before any test); a crash still leaves the run incomplete. */
+  readonly error?: (event: ErrorEvent, ctx: ParseContext) => FailedTest | string;
   /** The warning for what was running when the run stopped. */
   readonly stopped?: (running: Running) => string;
   /** Warnings of the runner's own about the run as a whole, after the parser's. */
   readonly warnings?: (run: RunRead) => string[];
+  /** The result of the test a run stopped in (its test_start without a test_end, in an
+   * incomplete run), such as an error to rerun. By default none: a warning names it. */
+  readonly unfinished?: (event: TestStart, ctx: ParseContext) => TestResult | null;
 }
 
 const STATUSES: ReadonlySet<string> = new Set<TestStatus>(['passed', 'failed', 'error', 'skipped']);
@@ -81,7 +94,7 @@ interface State {
   /** Sum of the run_end totals, per field, over the processes that gave one. */
   readonly totals: Map<string, number>;
   /** The last test_start without its test_end, named when the run stops there. */
-  running: Running | null;
+  running: TestStart | null;
   /** Files started (file_start) and not ended, with the test last started in each. */
   readonly files: Map<string, Running>;
   readonly fileCounts: number[];
@@ -103,7 +116,7 @@ export function eventsParser(rules: EventRules = {}): ParserFactory {
         const record = jsonLine(raw, lineNo, cutOff, state.warnings);
         if (record !== null) handle(record, lineNo, ctx, rules, state);
       },
-      end: () => finish(state, rules),
+      end: () => finish(state, rules, ctx),
       finished: () => state.tests.length,
     });
   };
@@ -117,9 +130,7 @@ function handle(record: JsonObject, lineNo: number, ctx: ParseContext, rules: Ev
       if (typeof record['files'] === 'number') state.fileCounts.push(record['files']);
       return;
     case 'test_start': {
-      const name = str(record['name']);
-      const file = str(record['file']);
-      state.running = name === null ? null : { id: str(record['id']), name, file: file === null ? null : relativeFile(file, ctx.root) };
+      state.running = testStart(record, ctx);
       if (state.running !== null) nowInFile(state, state.running.file, state.running);
       return;
     }
@@ -144,7 +155,9 @@ function handle(record: JsonObject, lineNo: number, ctx: ParseContext, rules: Ev
     case 'error': {
       const event = errorEvent(record, ctx);
       if (event.kind === 'crash') state.crashed = true;
-      state.tests.push((rules.error ?? defaultError)(event, ctx));
+      const entry = (rules.error ?? defaultError)(event, ctx);
+      if (typeof entry === 'string') state.warnings.push(entry);
+      else state.tests.push(entry);
       return;
     }
     case 'run_end':
@@ -196,6 +209,12 @@ function testEnd(r: JsonObject, ctx: ParseContext): TestEnd | string {
     status: status as TestStatus, durationMs: typeof r['duration_ms'] === 'number' ? r['duration_ms'] : null,
     message: str(r['message']), location: position(r['location'], ctx), stack: str(r['stack']), raw: r,
   };
+}
+
+function testStart(r: JsonObject, ctx: ParseContext): TestStart | null {
+  const name = str(r['name']);
+  const file = str(r['file']);
+  return name === null ? null : { id: str(r['id']), name, file: file === null ? null : relativeFile(file, ctx.root), line: int(r['line']) };
 }
 
 function position(value: unknown, ctx: ParseContext): TestEnd['location'] {
@@ -259,7 +278,7 @@ function contradictions(state: State): Contradiction[] {
   return found;
 }
 
-function finish(state: State, rules: EventRules): ParsedReport {
+function finish(state: State, rules: EventRules, ctx: ParseContext): ParsedReport {
   const { started, ended } = state;
   if (state.badSchema !== undefined) state.warnings.push(`events of schema ${JSON.stringify(state.badSchema)}, expected ${EVENTS_SCHEMA}: a reporter from another run-tests version`);
   const tests = state.totals.get('tests');
@@ -270,6 +289,10 @@ function finish(state: State, rules: EventRules): ParsedReport {
   // Files run at once: each one that never ended is named, with the test running in it.
   if (state.files.size > 0) for (const running of state.files.values()) state.warnings.push(stopped(running));
   else if (!complete && state.running !== null) state.warnings.push(stopped(state.running));
+  if (!complete && state.running !== null) {
+    const result = rules.unfinished?.(state.running, ctx) ?? null;
+    if (result !== null) state.tests.push(result);
+  }
   if (rules.warnings) state.warnings.push(...rules.warnings({ files: state.fileCounts, totals: state.totals, interrupted: state.interrupted, tests: state.tests }));
   const found = contradictions(state);
   return {

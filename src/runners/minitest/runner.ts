@@ -32,7 +32,7 @@ const rakeCommand = (task: RakeTestTask): string => `rake ${task.name}`;
 
 export const minitest: Runner = {
   id: 'minitest',
-  parsers: { 'minitest-jsonl': { load: async () => (await import('./jsonl.js')).createMinitestParser } },
+  parsers: { 'minitest-jsonl': { load: async () => (await import('./events.js')).createMinitestParser } },
   markers: ['Gemfile', 'Rakefile'],
   lookingFor: 'a Gemfile or Rakefile (minitest via rake test)',
   installHint: RUBY_INSTALL_HINT,

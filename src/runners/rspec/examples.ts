@@ -1,5 +1,6 @@
-/** Mapping shared by the rspec JSON and stream parsers: both carry rspec's own
- * example and message shapes (reporters/rspec/run_tests_formatter.rb mirrors them). */
+/** rspec's example and message shapes, as its JSON report (json.ts) carries them; the
+ * stream's events (events.ts) carry rspec's messages too, and the formatter
+ * (reporters/rspec/run_tests_formatter.rb) classifies failures as mapExample does. */
 import type { FailedTest, TestResult } from '../../model/results.js';
 import { boundMessage, int, relativeFile, str } from '../../parsers/fields.js';
 
@@ -113,7 +114,7 @@ const ERROR_HEADLINE = /^(An error occurred\b|While loading \S+ an `exit`)/;
 const LOADING = /^(?:An error occurred while loading (\S+?)\.?(?:\s|$)|While loading (\S+) an `exit`)/;
 
 /** An error rspec reported outside any example (load error, suite hook), from its message text. */
-function mapOutsideError(text: string, root: string): FailedTest {
+export function mapOutsideError(text: string, root: string): FailedTest {
   const trimmed = text.trim();
   const headline = trimmed.split('\n')[0] ?? '';
   const m = LOADING.exec(headline);

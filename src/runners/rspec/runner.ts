@@ -9,7 +9,7 @@ const LISTS_RSPEC = /^\s{4}rspec-(?:core|rails) /m;
 export const rspec: Runner = {
   id: 'rspec',
   parsers: {
-    'rspec-stream': { load: async () => (await import('./stream.js')).createRspecStreamParser },
+    'rspec-stream': { load: async () => (await import('./events.js')).createRspecStreamParser },
     'rspec-json': { load: async () => documentParser((await import('./json.js')).parseRspecJson) },
   },
   markers: ['Gemfile', '.rspec'],

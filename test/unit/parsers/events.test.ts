@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { eventsParser } from '../../../src/parsers/events.js';
+import { eventsParser, type TestStart } from '../../../src/parsers/events.js';
 import { parseText } from '../../../src/parsers/stream.js';
 
 const schema = JSON.parse(fs.readFileSync(fileURLToPath(new URL('../../../schema/events.schema.json', import.meta.url)), 'utf8')) as object;
@@ -70,6 +70,22 @@ describe('events parser', () => {
   it('uses the runner rules for results', () => {
     const report = parseText(eventsParser({ test: (e) => ({ id: `${e.file}::${e.name}`, name: e.name, file: e.file, line: null, status: 'passed' }) }), lines(start, passing, end()), ctx);
     expect(report.tests).toEqual([{ id: 't/a.js::A c', name: 'A c', file: 't/a.js', line: null, status: 'passed' }]);
+  });
+
+  it('lets an error rule make an error no test\'s failure (a warning), the crash still incomplete', () => {
+    const crash = { event: 'error', kind: 'crash', message: 'bundler failed' };
+    const report = parseText(eventsParser({ error: (e) => `outside the tests: ${e.message}` }), lines(start, crash, end()), ctx);
+    expect([report.tests, report.warnings, report.complete]).toEqual([[], ['outside the tests: bundler failed'], false]);
+  });
+
+  it('gives the test a run stopped in to the unfinished rule, with its id, file and line', () => {
+    const hangs = { event: 'test_start', id: 'A#h', name: 'A hangs', file: '/p/t/a.js', line: 4 };
+    const rules = { unfinished: (e: TestStart) => ({ id: e.id ?? e.name, name: e.name, file: e.file, line: e.line, status: 'error' as const, message: 'did not finish' }) };
+    const report = parseText(eventsParser(rules), lines(start, passing, hangs), ctx);
+    expect(report.tests.at(-1)).toEqual({ id: 'A#h', name: 'A hangs', file: 't/a.js', line: 4, status: 'error', message: 'did not finish' });
+    expect(report.warnings).toEqual(['the run stopped while "A hangs" was running']);
+    // A run that ended has no test it stopped in.
+    expect(parseText(eventsParser(rules), lines(start, hangs, end()), ctx).tests).toEqual([]);
   });
 
   it('the events used here are valid by the schema, and a wrong one is not', () => {
