@@ -71,6 +71,7 @@ def install(here):
 
     unittest.TestProgram.runTests = run_tests
     _mark_loading_modules(unittest.TestLoader)
+    _mark_names(unittest.TestLoader)
 
 
 def _keep_matching(suite, pattern):
@@ -98,6 +99,21 @@ def _mark_loading_modules(loader_class):
         return suite
 
     loader_class.loadTestsFromModule = load
+
+
+def _mark_names(loader_class):
+    """Names each test that stands for a name on the command line unittest could not
+    load (`tests.test_x.Class.test_gone`) by that whole name, not its last part."""
+    original = loader_class.loadTestsFromName
+
+    def load(loader, name, *args, **kwargs):
+        suite = original(loader, name, *args, **kwargs)
+        for test in _iterate(suite):
+            if type(test).__name__ == "_FailedTest" and not hasattr(test, "_run_tests_name"):
+                test._run_tests_name = name
+        return suite
+
+    loader_class.loadTestsFromName = load
 
 
 def _mark(suite, name):
@@ -198,7 +214,8 @@ class Reporter:
     def addFailure(self, test, err):
         if isinstance(test, self.error_holder):
             return self.holder_error(test, err)
-        self.outcome(test).failures.append((_exception_line(err), err))
+        message = _doctest_message(str(err[1])) if getattr(test, "_dt_test", None) is not None else _exception_line(err)
+        self.outcome(test).failures.append((message, err))
 
     def addError(self, test, err):
         if isinstance(test, self.error_holder):
@@ -305,27 +322,25 @@ class Reporter:
 
     def failing_place(self, test, file, err):
         """The innermost frame in the test's file; for a doctest, the failing example."""
-        place = None
-        tb = err[2]
-        while tb is not None:
-            if file is not None and os.path.abspath(tb.tb_frame.f_code.co_filename) == file:
-                place = {"file": file, "line": tb.tb_lineno}
-            tb = tb.tb_next
+        place = _innermost(err[2], file)
         if place is None and getattr(test, "_dt_test", None) is not None:
             place = _last_frame_in(str(err[1]), file)
         return place
 
     def load_error(self, test, outcome):
-        """A module that failed to import (or whose load_tests raised, or a name that is
-        not there): unittest's _FailedTest, named after the module. The original
-        traceback survives only as text in the message."""
-        name = test._testMethodName
+        """A module that failed to import, a load_tests that raised, a name on the
+        command line that is not there: unittest's _FailedTest, named by that module or
+        name. An import's traceback survives only as text in the message."""
+        name = getattr(test, "_run_tests_name", None) or test._testMethodName
         _, err = (outcome.errors or outcome.failures or [(None, None)])[0]
         text = str(err[1]) if err is not None else ""
         file = _module_file(name, text)
         place = _last_frame_in(text, file) if file is not None else None
-        lines = [line for line in text.strip().splitlines() if line.strip()]
-        message = lines[-1].strip() if lines else "failed to load"
+        if place is None and err is not None:
+            place = _innermost(err[2], file)
+        lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
+        imported = text.startswith("Failed to import test module") and lines
+        message = lines[-1] if imported else (_exception_line(err) if err is not None else "failed to load")
         self.emit({
             "event": "error", "kind": "load", "id": name, "name": f"load error: {name}",
             "file": file, "line": place["line"] if place else None, "message": bounded(message), "stack": bounded(text),
@@ -338,12 +353,8 @@ class Reporter:
         selector, module = self.holder_scope(test)
         file = getattr(sys.modules.get(module), "__file__", None)
         file = os.path.abspath(file) if file else None
-        line = None
-        tb = err[2]
-        while tb is not None:
-            if file is not None and os.path.abspath(tb.tb_frame.f_code.co_filename) == file:
-                line = tb.tb_lineno
-            tb = tb.tb_next
+        place = _innermost(err[2], file)
+        line = place["line"] if place else None
         self.emit({
             "event": "error", "kind": "hook", "id": selector, "name": test.id(), "file": file, "line": line,
             "message": bounded(_exception_line(err)), "stack": bounded("".join(traceback.format_exception(*err))),
@@ -358,6 +369,15 @@ class Reporter:
         return scope, scope if what.endswith("Module") else scope.rpartition(".")[0]
 
 
+def _doctest_message(text):
+    """doctest's report without its header and rules, paths relative to the project:
+    `File "calc.py", line 16, in calc.halve` / `Failed example:` / … / `Got:` / …"""
+    blocks = [b.strip("\n") for b in re.split(r"^-{20,}$", text, flags=re.M)]
+    examples = [b for b in blocks[1:] if b.strip()] or blocks
+    root = os.getcwd() + os.sep
+    return "\n".join(examples).replace(f'File "{root}', 'File "')
+
+
 def _lookup(module, qualname):
     value = module
     for part in qualname.split("."):
@@ -365,9 +385,27 @@ def _lookup(module, qualname):
     return value
 
 
+def _innermost(tb, file):
+    """The innermost frame of a traceback in `file`, as {file, line}, or None."""
+    place = None
+    while tb is not None:
+        if file is not None and os.path.abspath(tb.tb_frame.f_code.co_filename) == file:
+            place = {"file": file, "line": tb.tb_lineno}
+        tb = tb.tb_next
+    return place
+
+
 def _module_file(name, text):
-    """The file of module `name` among a traceback's frames (`pkg/mod.py` or
-    `pkg/mod/__init__.py`), else where it would be below the current directory."""
+    """The file of module `name` (or of the longest module a dotted name starts with)
+    among a traceback's frames (`pkg/mod.py` or `pkg/mod/__init__.py`), among the modules
+    imported, else where it would be below the current directory."""
+    parts = name.split(".")
+    for k in range(len(parts), 0, -1):
+        module = sys.modules.get(".".join(parts[:k]))
+        if module is not None and getattr(module, "__file__", None):
+            if k < len(parts):
+                return os.path.abspath(module.__file__)
+            break
     tails = (os.sep + name.replace(".", os.sep) + ".py", os.sep + name.replace(".", os.sep) + os.sep + "__init__.py")
     for match in FRAME.finditer(text):
         if match.group("file").endswith(tails):
