@@ -11,6 +11,7 @@ import json
 import os
 import re
 import sys
+import time
 import traceback
 
 EVENTS_VAR = "RUN_TESTS_UNITTEST_EVENTS"
@@ -144,6 +145,7 @@ class Outcome:
 
     def __init__(self, test):
         self.test = test
+        self.started = time.perf_counter()
         self.failures = []  # (message, err)
         self.errors = []
         self.skipped = None
@@ -250,7 +252,10 @@ class Reporter:
         if isinstance(test, self.failed_test):
             return self.load_error(test, outcome)
         file, line = self.where(test)
-        record = {"event": "test_end", "id": self.test_id(test), "name": test.id(), "file": file, "line": line}
+        record = {
+            "event": "test_end", "id": self.test_id(test), "name": test.id(), "file": file, "line": line,
+            "duration_ms": round((time.perf_counter() - outcome.started) * 1000, 3),
+        }
         problems = outcome.errors or outcome.failures
         if problems:
             record["status"] = "error" if outcome.errors else "failed"

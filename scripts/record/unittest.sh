@@ -2,7 +2,7 @@
 # Regenerates test/fixtures/outputs/unittest/<case>.jsonl from real runs of the fixture
 # projects, with the environment run-tests sets (reporters/unittest first on PYTHONPATH,
 # RUN_TESTS_UNITTEST_EVENTS) and Debian's python3 (/usr/bin/python3). The temp root
-# becomes `<root>`, pids 1. The <case>.expected.json files are NOT regenerated: after
+# becomes `<root>`, pids 1 and durations 1 ms. The <case>.expected.json files are NOT regenerated: after
 # recording, check each changed value against the fixture sources by eye and update them.
 set -euo pipefail
 
@@ -27,7 +27,7 @@ record() {
       RUN_TESTS_UNITTEST_EVENTS="$events" \
       "$python" -m unittest "$@" >"$work/$name.stdout" 2>&1
   ) || echo "   (exit status $?, expected when tests fail)" >&2
-  ROOT="$root" perl -pe 's/\Q$ENV{ROOT}\E/<root>/g; s/"pid": \d+/"pid": 1/g' "$events" >"$out/$name.jsonl"
+  ROOT="$root" perl -pe 's/\Q$ENV{ROOT}\E/<root>/g; s/"pid": \d+/"pid": 1/g; s/"duration_ms": [0-9.e-]+/"duration_ms": 1/g' "$events" >"$out/$name.jsonl"
 }
 
 record mixed unittest-mixed --
