@@ -184,4 +184,12 @@ suite('unittest', () => {
       1, 'python3 -m unittest discover -s tests -t .', 13, MIXED_FAILURES,
     ]);
   });
+
+  it('keeps the tests that finished when the timeout kills the run, and names the one that was running', async () => {
+    const dir = await copyFixture('unittest-hang');
+    const { exitCode, report } = await runJson(['--cwd', dir, '--timeout', '3', '--kill-grace', '1'], { env });
+    expect([exitCode, report.status, report.timed_out, report.signal]).toEqual([124, 'timed_out', true, 'SIGTERM']);
+    expect(report.summary).toEqual({ run: 1, passed: 1, failures: 0, errors: 0, skips: 0 });
+    expect(report.warnings).toContain('the run stopped while "tests.test_hang.HangTest.test_2_hangs" was running');
+  });
 });
