@@ -61,7 +61,11 @@ def install(here):
         def reporting_result(runner):
             result = make_result(runner)
             if state["reporter"] is None:
-                state["reporter"] = Reporter(path, result)
+                state["reporter"] = False  # tried: once, whatever happens
+                try:
+                    state["reporter"] = Reporter(path, result)
+                except Exception as exc:  # no events: run-tests says so; the run goes on
+                    sys.stderr.write(f"run-tests: the unittest reporter could not start: {exc!r}\n")
             return result
 
         unittest.runner.TextTestRunner._makeResult = reporting_result
@@ -181,7 +185,9 @@ class Reporter:
     def wrap(self, name):
         """The result's own method, called first, then ours: unittest's counts and
         output stay its own. A failure of ours never fails the project's run."""
-        original = getattr(self.result, name)
+        original = getattr(self.result, name, None)
+        if original is None:
+            return
         ours = getattr(self, name)
 
         def both(*args, **kwargs):
