@@ -22,6 +22,17 @@ const PYTHONS = [
   { label: 'the caller\'s python3', env: callersInterpreter() },
 ].filter(({ env }) => fs.existsSync('/usr/bin/python3') || env !== DEBIAN).map((p) => ({ ...p, version: pythonVersion(p.env) }));
 
+/** More Pythons where pyenv has them (not required, in CI or elsewhere): the oldest the
+ * hook is written for, the 3.12 that leaves decorator-skipped tests out of testsRun, and
+ * 3.12 and 3.13's exit status 5 for a run without tests. */
+function pyenvPythons(): { version: string; env: NodeJS.ProcessEnv }[] {
+  const root = spawnSync('pyenv', ['root'], { encoding: 'utf8' });
+  const versions = root.status === 0 ? path.join(root.stdout.trim(), 'versions') : null;
+  if (versions === null || !fs.existsSync(versions)) return [];
+  return fs.readdirSync(versions).filter((v) => /^3\.(?:6|12|13)\.\d+$/.test(v)).sort()
+    .map((version) => ({ version, env: { PATH: `${path.join(versions, version, 'bin')}:${process.env.PATH ?? ''}` } }));
+}
+
 const MIXED_FAILURES = [
   ['tests.test_widget.CartTest.test_discount', 'tests/test_widget.py', 47, 'failed'],
   // Both failing subtests, in one test.
@@ -191,5 +202,19 @@ suite('unittest', () => {
     expect([exitCode, report.status, report.timed_out, report.signal]).toEqual([124, 'timed_out', true, 'SIGTERM']);
     expect(report.summary).toEqual({ run: 1, passed: 1, failures: 0, errors: 0, skips: 0 });
     expect(report.warnings).toContain('the run stopped while "tests.test_hang.HangTest.test_2_hangs" was running');
+  });
+});
+
+const OTHERS = pyenvPythons();
+(OTHERS.length > 0 && hasTools('python3') ? describe.each(OTHERS) : describe.skip.each([{ version: 'none', env: {} }]))('unittest with pyenv\'s python $version', ({ version, env }) => {
+  it('counts the mixed run the same, and a run without tests is no_tests whatever unittest exits with', async () => {
+    const dir = await copyFixture('unittest-mixed');
+    const { report } = await runJson(['--cwd', dir], { env });
+    expect([report.status, report.summary, report.warnings, failures(report)]).toEqual([
+      'failed', { run: 13, passed: 5, failures: 4, errors: 1, skips: 3 }, [], MIXED_FAILURES,
+    ]);
+    const none = await runJson(['--cwd', dir, '--name', 'no such test'], { env });
+    const minor = Number(version.split('.')[1]);
+    expect([none.exitCode, none.report.status, none.report.exit_status]).toEqual([4, 'no_tests', minor >= 12 ? 5 : 0]);
   });
 });
