@@ -9,6 +9,7 @@ import { nodeTest } from './node-test/runner.js';
 import { pytest } from './pytest/runner.js';
 import { rails } from './rails/runner.js';
 import { rspec } from './rspec/runner.js';
+import { unittest } from './unittest/runner.js';
 import { vitest } from './vitest/runner.js';
 import type { Runner } from './types.js';
 
@@ -25,6 +26,7 @@ const REGISTRY = {
   'node-test': nodeTest,
   go,
   cargo,
+  unittest,
   pytest,
   minitest,
 } satisfies Record<string, Runner>;

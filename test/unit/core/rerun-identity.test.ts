@@ -57,6 +57,9 @@ const CASES: readonly Case[] = [
   { runner: 'mocha', parser: 'mocha', recording: 'mocha/mixed.jsonl', fix: set('status', ['failed'], 'passed') },
   { runner: 'node-test', parser: 'node-test', recording: 'node-test/mixed.jsonl', fix: set('type', ['test:fail'], 'test:pass', { error: null }) },
   { runner: 'pytest', parser: 'pytest', recording: 'pytest/mixed.jsonl', fix: pytestFix },
+  { runner: 'unittest', parser: 'unittest', recording: 'unittest/mixed.jsonl', fix: set('status', ['failed', 'error'], 'passed') },
+  // A doctest, whose id names the module whose load_tests adds it.
+  { runner: 'unittest', parser: 'unittest', recording: 'unittest/load-tests.jsonl', fix: set('status', ['failed', 'error'], 'passed') },
   { runner: 'go', parser: 'go-json', recording: 'go/mixed.jsonl', fix: set('Action', ['fail'], 'pass'), hints: { module: 'example.com/gomixed' } },
   { runner: 'cargo', parser: 'cargo', recording: 'cargo/mixed.jsonl', fix: set('event', ['failed'], 'ok') },
   { runner: 'cargo', parser: 'cargo', recording: 'cargo/returns-err.jsonl', fix: set('event', ['failed'], 'ok'), project: 'cargo-returns-err' },

@@ -47,6 +47,7 @@ describe('detectRunner', () => {
       + 'package.json listing mocha, a .mocharc file, or scripts.test running mocha; '
       + 'scripts.test running node --test, or node --test files in ., test/, tests/ or __tests__/ (node --test); '
       + 'go.mod (go test); Cargo.toml (cargo test); '
+      + 'tox.ini, noxfile.py, a Makefile or CI config running python -m unittest, or load_tests in test files, with no pytest configuration (python -m unittest); '
       + 'pytest.ini, a pytest section in pyproject.toml, tox.ini or setup.cfg, conftest.py or test_*.py files, also inside packages and src/ (pytest); '
       + 'a Gemfile or Rakefile (minitest via rake test)');
   });

@@ -12,7 +12,7 @@ import { loadParser, type ParserId } from '../../../src/runners/parsers.js';
 import { parseText, type ParserFactory } from '../../../src/parsers/stream.js';
 
 const outputs = fileURLToPath(new URL('../../fixtures/outputs/', import.meta.url));
-const ALL: ParserId[] = ['minitest-jsonl', 'rspec-json', 'rspec-stream', 'go-json', 'jest', 'vitest', 'mocha', 'node-test', 'pytest', 'cargo', 'junit', 'tap', 'jest-json'];
+const ALL: ParserId[] = ['minitest-jsonl', 'rspec-json', 'rspec-stream', 'go-json', 'jest', 'vitest', 'mocha', 'node-test', 'pytest', 'unittest', 'cargo', 'junit', 'tap', 'jest-json'];
 
 /** mulberry32: small, fast and deterministic. */
 function prng(seed: number): () => number {
@@ -30,7 +30,7 @@ function prng(seed: number): () => number {
 function parserOf(dir: string, file: string): ParserId | null {
   if (file.endsWith('.expected.json') || file.endsWith('.context.json')) return null;
   if (dir === 'rspec') return file.endsWith('.stream.jsonl') ? 'rspec-stream' : file.endsWith('.json') ? 'rspec-json' : null;
-  const byDir: Record<string, ParserId> = { minitest: 'minitest-jsonl', go: 'go-json', jest: 'jest', vitest: 'vitest', mocha: 'mocha', 'node-test': 'node-test', pytest: 'pytest', cargo: 'cargo', junit: 'junit', tap: 'tap', 'jest-json': 'jest-json' };
+  const byDir: Record<string, ParserId> = { minitest: 'minitest-jsonl', go: 'go-json', jest: 'jest', vitest: 'vitest', mocha: 'mocha', 'node-test': 'node-test', pytest: 'pytest', unittest: 'unittest', cargo: 'cargo', junit: 'junit', tap: 'tap', 'jest-json': 'jest-json' };
   return byDir[dir] ?? null;
 }
 

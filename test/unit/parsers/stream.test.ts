@@ -26,6 +26,7 @@ const recorded: [string, ParserId][] = [
   ...readdirSync(`${outputs}go`).filter((f) => f.endsWith('.jsonl')).map((f): [string, ParserId] => [`go/${f}`, 'go-json']),
   ...readdirSync(`${outputs}jest-json`).filter((f) => f.endsWith('.json') && !f.endsWith('.expected.json')).map((f): [string, ParserId] => [`jest-json/${f}`, 'jest-json']),
   ...readdirSync(`${outputs}pytest`).filter((f) => f.endsWith('.jsonl')).map((f): [string, ParserId] => [`pytest/${f}`, 'pytest']),
+  ...readdirSync(`${outputs}unittest`).filter((f) => f.endsWith('.jsonl')).map((f): [string, ParserId] => [`unittest/${f}`, 'unittest']),
   ...readdirSync(`${outputs}cargo`).filter((f) => f.endsWith('.jsonl') || f.endsWith('.txt')).map((f): [string, ParserId] => [`cargo/${f}`, 'cargo']),
   ...readdirSync(`${outputs}junit`).filter((f) => f.endsWith('.xml')).map((f): [string, ParserId] => [`junit/${f}`, 'junit']),
   ...readdirSync(`${outputs}tap`).filter((f) => f.endsWith('.tap')).map((f): [string, ParserId] => [`tap/${f}`, 'tap']),
