@@ -93,6 +93,8 @@ interface State {
   readonly ended: Set<number>;
   /** Sum of the run_end totals, per field, over the processes that gave one. */
   readonly totals: Map<string, number>;
+  /** Where each test of the latest process is in `tests`, for a test_end that says `again`. */
+  readonly seen: Map<string, number>;
   /** The last test_start without its test_end, named when the run stops there. */
   running: TestStart | null;
   /** Files started (file_start) and not ended, with the test last started in each. */
@@ -108,7 +110,7 @@ interface State {
 export function eventsParser(rules: EventRules = {}): ParserFactory {
   return (ctx) => {
     const state: State = {
-      tests: [], warnings: [], notes: [], started: new Set(), ended: new Set(), totals: new Map(),
+      tests: [], warnings: [], notes: [], started: new Set(), ended: new Set(), totals: new Map(), seen: new Map(),
       running: null, files: new Map(), fileCounts: [], crashed: false, interrupted: false, unusable: null, ran: null, badSchema: undefined,
     };
     return lineParser({
@@ -128,6 +130,7 @@ function handle(record: JsonObject, lineNo: number, ctx: ParseContext, rules: Ev
       if (record['schema'] !== EVENTS_SCHEMA) state.badSchema = record['schema'];
       state.started.add(pid(record));
       if (typeof record['files'] === 'number') state.fileCounts.push(record['files']);
+      state.seen.clear();
       return;
     case 'test_start': {
       state.running = testStart(record, ctx);
@@ -147,7 +150,7 @@ function handle(record: JsonObject, lineNo: number, ctx: ParseContext, rules: Ev
       const event = testEnd(record, ctx);
       const result = typeof event === 'string' ? event : (rules.test ?? defaultTest)(event, ctx);
       if (typeof result === 'string') state.warnings.push(`line ${lineNo}: ${result}, ignored`);
-      else state.tests.push(result);
+      else addTest(result, typeof event === 'string' ? null : event.line, record['again'] === true, state);
       state.running = null;
       if (typeof event !== 'string') nowInFile(state, event.file, { id: null, name: null, file: event.file });
       return;
@@ -193,6 +196,23 @@ function handle(record: JsonObject, lineNo: number, ctx: ParseContext, rules: Ev
 /** What now runs in a file that started and did not end (nothing: name null). */
 function nowInFile(state: State, file: string | null, running: Running): void {
   if (file !== null && state.files.has(file)) state.files.set(file, running);
+}
+
+/** A test_end that says `again` reports once more a test this process reported already
+ * (mocha's done() called twice): one test, with both failures, or the failure that
+ * came after its pass. */
+function addTest(result: TestResult, line: number | null, again: boolean, state: State): void {
+  const key = `${result.id}\0${String(line)}`;
+  const earlier = again ? state.seen.get(key) : undefined;
+  const first = earlier === undefined ? undefined : state.tests[earlier];
+  if (earlier === undefined || first === undefined) {
+    state.seen.set(key, state.tests.length);
+    state.tests.push(result);
+    return;
+  }
+  const failing = (t: TestResult): t is FailedTest => t.status === 'failed' || t.status === 'error';
+  if (!failing(result)) return;
+  state.tests[earlier] = failing(first) ? { ...first, message: boundMessage(`${first.message}\n\n${result.message}`) } : result;
 }
 
 const pid = (record: JsonObject): number => (typeof record['pid'] === 'number' ? record['pid'] : -1);

@@ -120,4 +120,21 @@ describe('events parser', () => {
     }
     expect(validate({ event: 'file_start' })).toBe(false);
   });
+
+  it('joins a test reported `again` to its earlier result in the same process: both failures, or the failure after its pass', () => {
+    const first = { event: 'test_end', name: 'A d', file: 't/a.js', line: 4, status: 'failed', message: 'first' };
+    const again = { ...first, status: 'error', message: 'again', again: true };
+    const passed = { ...first, status: 'passed', message: null };
+    const report = parseText(eventsParser(), lines(start, first, again, passed, again, end({ tests: 2, failed: 2 })), ctx);
+    expect([report.tests.map((t) => [t.status, 'message' in t ? t.message : null]), report.warnings, report.contradictions]).toEqual([
+      [['failed', 'first\n\nagain'], ['error', 'again']], [], undefined,
+    ]);
+    // Another process (a rerun's second) runs the test anew.
+    expect(parseText(eventsParser(), lines(start, passed, end(), start, again, end()), ctx).tests).toHaveLength(2);
+  });
+
+  it('a test_end that says `again` is valid by the schema', () => {
+    const event = { ...failing, again: true };
+    expect([event, validate(event)]).toEqual([event, true]);
+  });
 });
