@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import fs from 'fs-extra';
 import path from 'node:path';
-import { copyFixture, failures, hasTools, processGone, REPO, runJson, waitFor } from './helpers.js';
+import { copyFixture, failures, hasTools, processGone, readEvents, REPO, runFile, runJson, waitFor } from './helpers.js';
 
 const suite = hasTools('node') ? describe : describe.skip;
 
@@ -91,6 +91,8 @@ suite('mocha', () => {
     expect([exitCode, report.status, report.exit_status]).toEqual([3, 'error', 1]);
     expect(report.summary).toEqual({ run: 1, passed: 1, failures: 0, errors: 0, skips: 0 });
     expect(report.warnings[0]).toBe('mocha exited with code 1 before its run ended, in test/exit.spec.js, during "exit calls process.exit"');
+    // The launcher's exit listener ends the events file: the run stopped early, and where.
+    expect(readEvents(runFile(dir, 'mocha-events.jsonl')).map((e) => e['event'])).toEqual(['run_start', 'test_start', 'test_end', 'test_start', 'run_end']);
   });
 
   it('says RUNNER_MISSING (exit 3) with the install hint when mocha is not installed', async () => {
