@@ -1,41 +1,9 @@
-/** What the mocha and node:test parsers share: reading JSON lines, telling assertion
- * failures from errors, and finding where a failure happened in the test file. */
+/** What the mocha and node:test parsers share: finding where a failure happened in the
+ * test file. (Telling assertions from errors, and their messages, is the reporters'
+ * part: reporters/shared/errors.cjs.) */
 import { fileURLToPath } from 'node:url';
-import { boundMessage, relativeFile, str } from '../../parsers/fields.js';
-
-export { jsonLine } from '../../parsers/fields.js';
-
+import { relativeFile } from '../../parsers/fields.js';
 import { lineInFile } from './stack.js';
-
-export type Json = Record<string, unknown>;
-
-export interface ErrorFields {
-  readonly name: string | null;
-  readonly code: string | null;
-  readonly message: string | null;
-  readonly stack: string | null;
-}
-
-export function errorFields(value: unknown): ErrorFields | null {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
-  const r = value as Json;
-  return { name: str(r['name']), code: str(r['code']), message: str(r['message']), stack: str(r['stack']) };
-}
-
-/** node:assert's and chai's AssertionError (and anything with code ERR_ASSERTION) is an
- * assertion failure; every other exception is an error. */
-export const isAssertion = (error: ErrorFields | null): boolean =>
-  error !== null && (error.code === 'ERR_ASSERTION' || /^AssertionError\b/.test(error.name ?? ''));
-
-/** An assertion's message as is; an exception's prefixed with its class, as a stack shows it. */
-export function failureMessage(error: ErrorFields | null, fallback = 'failed without a message'): string {
-  const message = error?.message?.replace(/\s+$/, '') ?? '';
-  if (error === null) return fallback;
-  if (isAssertion(error)) return boundMessage(message !== '' ? message : error.name ?? fallback);
-  const name = error.name ?? '';
-  const full = name !== '' && message !== '' ? `${name}: ${message}` : message || name || fallback;
-  return boundMessage(full);
-}
 
 /** The line of the first stack frame in the test file: frames may carry the absolute
  * path, a file URL, or (mocha filters stacks) the path relative to the project root.
@@ -57,6 +25,3 @@ function pathOfUrl(url: string): string | null {
     return null;
   }
 }
-
-
-

@@ -55,7 +55,7 @@ const CASES: readonly Case[] = [
   { runner: 'jest', parser: 'jest', recording: 'jest/mixed.jsonl', fix: set('status', ['failed', 'error'], 'passed', { message: null, stack: null }) },
   { runner: 'vitest', parser: 'vitest', recording: 'vitest/mixed.jsonl', fix: set('status', ['failed', 'error'], 'passed', { message: null, stack: null }) },
   { runner: 'mocha', parser: 'mocha', recording: 'mocha/mixed.jsonl', fix: set('status', ['failed', 'error'], 'passed', { message: null, stack: null }) },
-  { runner: 'node-test', parser: 'node-test', recording: 'node-test/mixed.jsonl', fix: set('type', ['test:fail'], 'test:pass', { error: null }) },
+  { runner: 'node-test', parser: 'node-test', recording: 'node-test/mixed.jsonl', fix: set('status', ['failed', 'error'], 'passed', { message: null, stack: null }) },
   { runner: 'pytest', parser: 'pytest', recording: 'pytest/mixed.jsonl', fix: pytestFix },
   { runner: 'unittest', parser: 'unittest', recording: 'unittest/mixed.jsonl', fix: set('status', ['failed', 'error'], 'passed') },
   // A doctest, whose id names the module whose load_tests adds it.
