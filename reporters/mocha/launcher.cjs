@@ -43,9 +43,22 @@ function fromMocha(base) {
   const cjs = path.join(own.mocha, `${base}.cjs`);
   return require(fs.existsSync(cjs) ? cjs : path.join(own.mocha, `${base}.js`));
 }
-const Mocha = fromMocha('lib/mocha');
-const { loadOptions } = fromMocha('lib/cli/options');
-const { isNodeFlag, unparseNodeFlags } = fromMocha('lib/cli/node-flags');
+const { Mocha, loadOptions, isNodeFlag, unparseNodeFlags } = loadMocha();
+
+/** mocha's modules that the launcher drives. A mocha without them (a broken install, a
+ * release that moved them) is one run-tests cannot use: the events file says so, and the
+ * run is RUNNER_UNSUPPORTED rather than a crash without results. */
+function loadMocha() {
+  try {
+    return { Mocha: fromMocha('lib/mocha'), loadOptions: fromMocha('lib/cli/options').loadOptions, ...fromMocha('lib/cli/node-flags') };
+  } catch (error) {
+    writer.open(own.report);
+    const why = String(error?.message ?? error).split('\n')[0];
+    writer.write({ event: 'unusable', code: 'RUNNER_UNSUPPORTED', message: `the mocha in ${own.mocha} cannot be run by run-tests: ${why}` });
+    writer.flush();
+    return process.exit(1);
+  }
+}
 
 const options = loadOptions(userArgs);
 const nodeFlags = nodeFlagsOf(options);

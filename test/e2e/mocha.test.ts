@@ -102,6 +102,16 @@ suite('mocha', () => {
     expect(report.error?.message).toMatch(/mocha is not installed.*npm install/);
   });
 
+  it('says RUNNER_UNSUPPORTED (exit 3) when the mocha found lacks the modules the launcher drives', async () => {
+    const dir = await copyFixture('mocha-exit');
+    await fs.outputJson(path.join(dir, 'node_modules/mocha/package.json'), { name: 'mocha', version: '11.0.0' });
+    await fs.outputFile(path.join(dir, 'node_modules/.bin/mocha'), '');
+    const { exitCode, report } = await runJson(['--cwd', dir]);
+    expect([exitCode, report.status, report.error?.code]).toEqual([3, 'error', 'RUNNER_UNSUPPORTED']);
+    expect(report.error?.message).toMatch(new RegExp(`^the mocha in ${dir}/node_modules/mocha cannot be run by run-tests: Cannot find module '${dir}/node_modules/mocha/lib/mocha\\.js'`));
+    expect(readEvents(runFile(dir, 'mocha-events.jsonl')).map((e) => e['event'])).toEqual(['unusable']);
+  });
+
   it('kills the whole process tree on timeout and keeps the tests that finished', async () => {
     const dir = await mochaProject('mocha-hang');
     const pidFile = path.join(dir, 'grandchild.pid');
