@@ -17,6 +17,9 @@ const ENTRIES: ReadonlyMap<ParserId, ParserEntry> = new Map([
 
 export type { ParserId };
 
+/** Every parser id, the shared formats' first. */
+export const PARSER_IDS: readonly ParserId[] = [...ENTRIES.keys()];
+
 /** Whether a parser id read from a file (a run's record) names a parser. */
 export const isParserId = (id: unknown): id is ParserId => typeof id === 'string' && ENTRIES.has(id);
 

@@ -39,7 +39,7 @@ describe('expectGolden', () => {
 });
 
 describe('the recorded outputs', () => {
-  const files = readdirSync(outputs, { recursive: true, encoding: 'utf8' }).filter((f) => /\.\w+$/.test(f) && !f.endsWith('.context.json'));
+  const files = readdirSync(outputs, { recursive: true, encoding: 'utf8' }).filter((f) => /\.\w+$/.test(f) && !f.endsWith('.context.json') && !f.endsWith('recordings.json'));
   const expected = files.filter((f) => f.endsWith('.expected.json'));
   const recordings = files.filter((f) => !f.endsWith('.expected.json'));
   const stem = (f: string) => f.replace(/\.expected\.json$/, '').replace(/\.(?:jsonl?|xml|tap|txt)$/, '');
