@@ -21,7 +21,7 @@ function expectedFormat(dir: string, file: string): ImportFormat | null {
 }
 
 const recorded = fs.readdirSync(OUTPUTS).flatMap((dir) => fs.readdirSync(path.join(OUTPUTS, dir))
-  .filter((file) => !/\.(?:expected|context)\.json$/.test(file))
+  .filter((file) => !/\.(?:expected|context)\.json$/.test(file) && file !== 'recordings.json')
   .map((file) => [dir, file, expectedFormat(dir, file)] as const));
 
 const head = (file: string) => {

@@ -5,7 +5,7 @@ import { parseJestJson } from '../../../../src/runners/jest/json.js';
 import { expectGolden } from '../../parsers/golden.js';
 
 const outputs = fileURLToPath(new URL('../../../fixtures/outputs/jest-json/', import.meta.url));
-const recorded = readdirSync(outputs).filter((f) => f.endsWith('.json') && !f.endsWith('.expected.json'));
+const recorded = readdirSync(outputs).filter((f) => f.endsWith('.json') && !f.endsWith('.expected.json') && f !== 'recordings.json');
 const read = (file: string) => parseJestJson(readFileSync(outputs + file, 'utf8'), { root: '<root>' });
 const ctx = { root: '/p' };
 const report = (testResults: unknown[], extra: Record<string, unknown> = {}) => parseJestJson(JSON.stringify({ testResults, ...extra }), ctx);
