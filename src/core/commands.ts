@@ -1,6 +1,6 @@
-import type { Invocation } from '../adapters/types.js';
+import type { Invocation } from '../runners/types.js';
 import { monotonicMs, startProcess, type ProcessOutcome } from '../process/index.js';
-import type { Interrupts } from './request.js';
+import type { Interrupts } from '../model/request.js';
 
 export interface CommandsOptions {
   /** The run these commands belong to (`.run-tests/runs/<runId>/`), known before any starts. */

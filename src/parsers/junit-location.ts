@@ -2,7 +2,7 @@
  * producer gives no `file`/`line` attribute: a stack frame (JavaScript, Ruby, Python)
  * in the test file, or go's `file_test.go:12:` prefix. */
 import { relativeFile } from './fields.js';
-import { prefixLocation } from './go-text.js';
+import { prefixLocation } from './go-output.js';
 
 export interface Location {
   readonly file: string;
