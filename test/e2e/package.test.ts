@@ -18,10 +18,12 @@ describe('the npm package', () => {
     const paths = files.map((f) => f.path);
     for (const required of ['bin/run-tests.js', 'dist/run-tests.cjs', 'reporters/minitest/minitest/run_tests_plugin.rb',
       'reporters/minitest/run_tests/minitest_boot.rb', 'reporters/rspec/run_tests_formatter.rb',
-      'reporters/shared/jsonl-writer.cjs', 'schema/report.schema.json', 'README.md']) {
+      'reporters/shared/jsonl-writer.cjs', 'schema/report.schema.json', 'schema/events.schema.json', 'README.md',
+      'docs/runners/jest.md', 'docs/architecture.md']) {
       expect(paths).toContain(required);
     }
-    expect(paths.filter((p) => p.startsWith('test/') || p.startsWith('src/'))).toEqual([]);
+    // The README's links to the runner pages work where the package is shown; Python's caches stay out.
+    expect(paths.filter((p) => p.startsWith('test/') || p.startsWith('src/') || p.includes('__pycache__'))).toEqual([]);
     const prefix = path.join(work, 'prefix');
     await run('npm', ['install', '--global', '--prefer-offline', '--no-audit', '--no-fund', '--prefix', prefix, path.join(work, filename)], { cwd: work });
     const { version } = await fs.readJson(path.join(REPO, 'package.json'));
