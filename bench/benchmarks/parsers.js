@@ -68,7 +68,7 @@ const mib = (file) => (fs.statSync(file).size / 1024 / 1024).toFixed(0);
 
 async function junitFigures({ runs, log }) {
   const { file, root } = junitFile(JUNIT_TESTS);
-  const script = await parserScript('junit', 'createJunitParser');
+  const script = await parserScript('parsers/junit', 'createJunitParser');
   const cmd = command({
     label: 'junit parser', argv: [process.execPath, script, file, root], cwd: root,
     shown: `node <esbuild bundle of src/parsers/junit.ts> <${JUNIT_TESTS} testcases, ${mib(file)} MB>`,
@@ -92,10 +92,10 @@ async function junitFigures({ runs, log }) {
 async function goFigure({ runs, log }) {
   const file = goJsonFile(GO_TESTS);
   const dir = path.dirname(file);
-  const script = await parserScript('go-json', 'createGoJsonParser');
+  const script = await parserScript('runners/go/json', 'createGoJsonParser');
   const ours = command({
     label: 'go-json parser', argv: [process.execPath, script, file, dir, '{"module":"example.com/bench"}'], cwd: dir,
-    shown: `node <esbuild bundle of src/parsers/go-json.ts> <${GO_TESTS} tests, ${mib(file)} MB>`,
+    shown: `node <esbuild bundle of src/runners/go/json.ts> <${GO_TESTS} tests, ${mib(file)} MB>`,
     expectOutput: new RegExp(`tests=${GO_TESTS} failed=${GO_TESTS / 100} complete=true`),
   });
   const theirs = command({

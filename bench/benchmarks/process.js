@@ -68,13 +68,12 @@ async function floodFigures({ runs, log }) {
 async function treeKillMs() {
   const cwd = tempDir('tree');
   const pidFile = path.join(cwd, 'pids');
-  const logFile = path.join(cwd, '.run-tests/last-test.log');
   const cmd = runTests(
     ['--cwd', cwd, '--command', `sh ${TREE_SCRIPT} 0 ${TREE} ${pidFile}`, '--report', 'tap:-', '--timeout', '1', '--kill-grace', String(GRACE_S)],
     { cwd, label: `run-tests --timeout 1 --kill-grace ${GRACE_S}`, shown: `bin/run-tests.js --command 'sh tree.sh …' --timeout 1 --kill-grace ${GRACE_S}`, expectCode: 124 },
   );
   const run = runOnce(cmd);
-  const timedOutAt = await poll(() => readText(logFile).includes('run-tests: timed out after 1s'), 'the timeout note');
+  const timedOutAt = await poll(() => readText(runLog(cwd)).includes('run-tests: timed out after 1s'), 'the timeout note');
   const pids = readText(pidFile).trim().split('\n').map(Number);
   if (pids.length !== TREE) throw new Error(`the tree wrote ${pids.length} pids by the timeout, expected ${TREE}`);
   const goneAt = await poll(() => pids.every(isGone), 'every process of the tree gone');
@@ -108,6 +107,13 @@ const readText = (file) => {
     return '';
   }
 };
+
+/** The log of the run in progress: last-test.log appears only once the run is over. */
+function runLog(cwd) {
+  const runs = path.join(cwd, '.run-tests/runs');
+  const ids = fs.existsSync(runs) ? fs.readdirSync(runs) : [];
+  return ids.length === 1 ? path.join(runs, ids[0], 'test.log') : '';
+}
 
 function isGone(pid) {
   const stat = readText(`/proc/${pid}/stat`);

@@ -23,13 +23,10 @@ export const startup = {
       shown: 'bin/run-tests.js detect --cwd <copy of minitest-mixed>',
       expectOutput: /^runner: +minitest$/m,
     });
-    // For information: the same file given to node, which reads NODE_EXTRA_CA_CERTS (where set) as `node -e 0` does.
-    const throughNode = runTests(['--version'], { cwd: outside, label: 'node bin/run-tests.js --version', throughNode: true, expectOutput: /^\d+\.\d+\.\d+/ });
     const figures = [];
     for (const [title, subject, maxRatio] of [
       ['start-up: --version', version, MAX_RATIO],
       ['start-up: detect (minitest)', detect, MAX_RATIO],
-      ['start-up: node bin/run-tests.js --version', throughNode, null],
     ]) {
       log(`${title}`);
       const comparison = await compareTimes(subject, node, { runs: runs * PAIRS_PER_RUN, log });

@@ -1,9 +1,9 @@
 import { command, handRunEnv } from './command.js';
 import { runTestsBin } from './fixtures.js';
 
-/** `run-tests <args>` as a user's shell starts it: bin/run-tests.js as a program (its sh
- * lines start node without NODE_EXTRA_CA_CERTS), in `cwd`, with this process's
- * environment. `throughNode`: `node bin/run-tests.js`, which skips those lines. */
+/** `run-tests <args>` as a user's shell starts it: bin/run-tests.js as a program (its #!
+ * line starts node), in `cwd`, with this process's environment, as `node -e 0` has it.
+ * `throughNode`: `node bin/run-tests.js`, for a benchmark that gives node options of its own. */
 export function runTests(args, { cwd, label, shown, throughNode = false, expectCode = 0, expectOutput = null }) {
   return command({
     label,

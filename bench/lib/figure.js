@@ -9,18 +9,20 @@ export function figure({ benchmark, title, a, b = null, result, target = null, r
   return { benchmark, title, a, b, result, target, pass, runs, note };
 }
 
-/** A figure from a time comparison (`summarise`): medians in ms, median ratio A/B; with
- * `maxRatio` null it is reported for information only. */
-export function timeFigure({ benchmark, title, a, b, comparison, maxRatio }) {
+/** A figure from a time comparison (`summarise`): medians in ms and the median ratio A/B
+ * against `maxRatio`, or, with `maxAddedMs`, the median difference A - B against it; with
+ * neither it is the ratio, for information only. */
+export function timeFigure({ benchmark, title, a, b, comparison, maxRatio = null, maxAddedMs = null }) {
+  const added = maxAddedMs !== null;
   return figure({
     benchmark,
     title,
     a: { label: a.label, shown: a.shown, median: comparison.a.median, unit: 'ms' },
     b: { label: b.label, shown: b.shown, median: comparison.b.median, unit: 'ms' },
-    result: { value: comparison.ratio, unit: '×' },
-    target: maxRatio === null ? null : { max: maxRatio, unit: '×' },
+    result: added ? { value: comparison.added, unit: 'ms added' } : { value: comparison.ratio, unit: '×' },
+    target: added ? { max: maxAddedMs, unit: 'ms added' } : maxRatio === null ? null : { max: maxRatio, unit: '×' },
     runs: comparison.runs,
   });
 }
 
-export const formatValue = (value, unit) => (unit === '×' ? `${value.toFixed(2)}×` : `${value.toFixed(unit === 'ms' ? 0 : 1)} ${unit}`);
+export const formatValue = (value, unit) => (unit === '×' ? `${value.toFixed(2)}×` : `${value.toFixed(unit.startsWith('ms') ? 0 : 1)} ${unit}`);

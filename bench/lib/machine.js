@@ -18,7 +18,7 @@ export function describeMachine() {
     os: `${os.type()} ${os.release()} (${os.arch()})`,
     node: process.version,
     // Set, node reads that CA bundle before running any code: part of every `node` baseline.
-    NODE_EXTRA_CA_CERTS: process.env.NODE_EXTRA_CA_CERTS ? 'set (node reads it at start; bin/run-tests.js starts its own node without it)' : 'not set',
+    NODE_EXTRA_CA_CERTS: process.env.NODE_EXTRA_CA_CERTS ? 'set (every node here reads it at start, `node -e 0` included)' : 'not set',
     ruby: firstLine(['ruby', '--version']),
     bundler: firstLine(['bundle', '--version']),
   };

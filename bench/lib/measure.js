@@ -20,11 +20,13 @@ export async function alternate(cmds, { runs, measure, describe = String, log = 
   return samples;
 }
 
-/** Median of A, median of B and the median of the per-round ratios A/B (steadier than
- * the ratio of the medians when the machine's speed drifts during the runs). */
+/** Median of A, median of B, the median of the per-round ratios A/B and of the per-round
+ * differences A - B (steadier than the ratio or difference of the medians when the
+ * machine's speed drifts during the runs). */
 export function summarise(aValues, bValues) {
   const ratios = aValues.map((value, i) => value / bValues[i]);
-  return { a: { median: median(aValues) }, b: { median: median(bValues) }, ratio: median(ratios), runs: ratios.length };
+  const added = median(aValues.map((value, i) => value - bValues[i]));
+  return { a: { median: median(aValues) }, b: { median: median(bValues) }, ratio: median(ratios), added, runs: ratios.length };
 }
 
 const wallTime = async (cmd) => verify(cmd, await runOnce(cmd)).ms;

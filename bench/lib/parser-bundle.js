@@ -8,18 +8,18 @@ const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 
 /**
  * A small node script, bundled with esbuild from src/, that reads FILE in 64 KiB chunks
- * through one parser (`createXParser` exported by src/parsers/<module>.ts, or a
+ * through one parser (`createXParser` exported by src/<module>.ts, or a
  * whole-text `parseX` with `document`), as run-tests
  * follows a report, and prints `tests=<n> failed=<n> complete=<bool>`. The dist bundle
  * does not export parsers; this measures the same code without the CLI around it.
  */
 export async function parserScript(module, factory, document = false) {
-  const dir = tempDir(`parser-${module}`);
+  const dir = tempDir(`parser-${module.replaceAll('/', '-')}`);
   const entry = path.join(dir, 'entry.ts');
-  // `document`: the export is a whole-text parser, read as run-tests reads it (parsers/index.ts).
-  const source = (name) => JSON.stringify(path.join(repoRoot, 'src/parsers', `${name}.ts`));
+  // `document`: the export is a whole-text parser, read as run-tests reads it (runners/parsers.ts).
+  const source = (name) => JSON.stringify(path.join(repoRoot, 'src', `${name}.ts`));
   const imports = document
-    ? `import { ${factory} as parse } from ${source(module)};\nimport { documentParser } from ${source('stream')};\nconst factory = documentParser(parse);`
+    ? `import { ${factory} as parse } from ${source(module)};\nimport { documentParser } from ${source('parsers/stream')};\nconst factory = documentParser(parse);`
     : `import { ${factory} as factory } from ${source(module)};`;
   fs.writeFileSync(entry, `import fs from 'node:fs';
 ${imports}
@@ -33,7 +33,7 @@ const report = parser.end();
 const failed = report.tests.filter((t) => t.status === 'failed' || t.status === 'error').length;
 process.stdout.write('tests=' + report.tests.length + ' failed=' + failed + ' complete=' + report.complete + '\\n');
 `);
-  const outfile = path.join(dir, `${module}.mjs`);
+  const outfile = path.join(dir, 'parser.mjs');
   await build({
     entryPoints: [entry], outfile, bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'error',
     banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { command } from './command.js';
 import { tempDir } from './fixtures.js';
@@ -23,5 +24,7 @@ export async function plannedRunner(root, spec) {
   // A report named on the command line (the jest launcher's --report) goes there too.
   const artifacts = `${plan.project_root}/.run-tests/`;
   const argv = plan.argv.map((arg) => (arg.startsWith(artifacts) ? `${scratch}/${arg.slice(artifacts.length)}` : arg));
+  // Such a report is in the run's own directory (runs/<id>/), which run-tests makes.
+  for (const arg of argv) if (arg.startsWith(`${scratch}/`)) fs.mkdirSync(path.dirname(arg), { recursive: true });
   return command({ ...spec, argv, cwd: root, env, shown: `${plan.argv.join(' ')}, with run-tests' reporter env` });
 }

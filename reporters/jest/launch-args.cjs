@@ -35,7 +35,7 @@ const pathPattern = (absolute) => `^${escapeRegex(absolute.replace(/\/+$/, ''))}
 
 /** The launchers' exit code when the runner itself found no test file to run (jest's
  * "No tests found", vitest's "No test files found", both exit 1 there, as for a real
- * failure): src/adapters/node.ts lists it as the runs' no-tests exit code. */
+ * failure): src/ecosystems/node/project.ts lists it as the runs' no-tests exit code. */
 const NO_TEST_FILES_EXIT = 4;
 
 module.exports = { parseLauncherArgs, pathPattern, NO_TEST_FILES_EXIT };

@@ -24,7 +24,8 @@ if (process.env.NODE_ENV == null) process.env.NODE_ENV = 'test';
 const reporter = path.join(__dirname, 'reporter.cjs');
 const requireJest = createRequire(path.join(opts.package, 'package.json'));
 const jest = requireJest(opts.package);
-const major = Number(String(requireJest(path.join(opts.package, 'package.json')).version).split('.')[0]);
+const version = String(requireJest(path.join(opts.package, 'package.json')).version);
+const major = Number(version.split('.')[0]);
 
 process.argv = [process.execPath, path.join(opts.package, 'bin', 'jest.js'), ...opts.scriptArgs];
 
@@ -60,7 +61,7 @@ async function main() {
   // failure; with it, jest returns, and the launcher exits with its own code for that.
   argv.passWithNoTests = true;
   const projects = Array.isArray(argv.projects) && argv.projects.length > 0 ? [...argv.projects] : [process.cwd()];
-  argv.reporters = [...(argv.reporters ?? (await configuredReporters(argv, projects))), [reporter, { output: opts.report }]];
+  argv.reporters = [...(argv.reporters ?? (await configuredReporters(argv, projects))), [reporter, { output: opts.report, version }]];
   const { results, globalConfig } = await jest.runCLI(argv, projects);
   // As jest-cli's readResultsAndExit: the exit code, --forceExit, and no forced exit otherwise.
   const noFiles = results && results.numTotalTestSuites === 0;

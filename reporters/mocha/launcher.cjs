@@ -2,7 +2,9 @@
 // Runs the project's own mocha through its own CLI code (rc files, package.json "mocha",
 // --require, spec) with the run-tests reporter, while process.argv holds only the
 // arguments of the project's command: tests that read process.argv see what `npm test`
-// gives them. Usage (written by src/adapters/mocha.ts):
+// gives them. It writes the events file's run_start, the load errors, and, when the
+// process ends before mocha's run does, a run_end saying where it stopped; the reporter
+// writes the rest. Usage (written by src/runners/mocha/runner.ts):
 //   node launcher.cjs <the script's mocha arguments> --run-tests --mocha <dir> --bin <path>
 //     --report <file> [--grep <regex>] [--all-specs] [files...]
 const fs = require('node:fs');
@@ -10,6 +12,7 @@ const path = require('node:path');
 const { pathToFileURL } = require('node:url');
 const { spawn } = require('node:child_process');
 const writer = require('./report-writer.cjs');
+const { describeError, failureMessage } = require('../shared/errors.cjs');
 
 const SENTINEL = '--run-tests';
 /** Set for the child when node flags made us start node again; removed before tests load. */
@@ -40,9 +43,22 @@ function fromMocha(base) {
   const cjs = path.join(own.mocha, `${base}.cjs`);
   return require(fs.existsSync(cjs) ? cjs : path.join(own.mocha, `${base}.js`));
 }
-const Mocha = fromMocha('lib/mocha');
-const { loadOptions } = fromMocha('lib/cli/options');
-const { isNodeFlag, unparseNodeFlags } = fromMocha('lib/cli/node-flags');
+const { Mocha, loadOptions, isNodeFlag, unparseNodeFlags } = loadMocha();
+
+/** mocha's modules that the launcher drives. A mocha without them (a broken install, a
+ * release that moved them) is one run-tests cannot use: the events file says so, and the
+ * run is RUNNER_UNSUPPORTED rather than a crash without results. */
+function loadMocha() {
+  try {
+    return { Mocha: fromMocha('lib/mocha'), loadOptions: fromMocha('lib/cli/options').loadOptions, ...fromMocha('lib/cli/node-flags') };
+  } catch (error) {
+    writer.open(own.report);
+    const why = String(error?.message ?? error).split('\n')[0];
+    writer.write({ event: 'unusable', code: 'RUNNER_UNSUPPORTED', message: `the mocha in ${own.mocha} cannot be run by run-tests: ${why}` });
+    writer.flush();
+    return process.exit(1);
+  }
+}
 
 const options = loadOptions(userArgs);
 const nodeFlags = nodeFlagsOf(options);
@@ -92,12 +108,16 @@ async function run() {
   } catch {
     version = null;
   }
-  writer.write({ type: 'launch', pid: process.pid, mocha: version });
-  const state = { Mocha, file: null, test: null, ended: false, innerReporter: options.reporter ?? 'spec', definitions: new WeakMap() };
+  writer.write({ event: 'run_start', schema: 1, runner: 'mocha', runner_version: version ?? null, pid: process.pid });
+  const state = { Mocha, file: null, test: null, ended: false, loadFailed: false, innerReporter: options.reporter ?? 'spec', definitions: new WeakMap() };
   globalThis[STATE] = state;
   watchLoading(state);
+  const cwd = process.cwd();
   process.on('exit', (code) => {
-    if (!state.ended) writer.write({ type: 'exit', code, file: state.file, test: state.test });
+    if (state.ended) return;
+    // A load error is its own entry; anything else is said with where the run was.
+    const warnings = state.loadFailed ? [] : [`mocha exited with code ${code} before its run ended, ${whereRunStopped(state, cwd)}`];
+    writer.write({ event: 'run_end', pid: process.pid, interrupted: true, warnings });
   });
 
   for (const key of Object.keys(options)) if (isNodeFlag(key)) delete options[key];
@@ -133,11 +153,12 @@ function watchLoading(state) {
     attach(mocha.suite);
     mocha.suite.on('pre-require', (_context, file) => {
       state.file = file;
-      writer.write({ type: 'file', file, phase: 'load' });
     });
   };
   const loadError = (error) => {
-    writer.write({ type: 'load-error', file: state.file, error: writer.describeError(error) });
+    const described = describeError(error);
+    state.loadFailed = true;
+    writer.write({ event: 'error', kind: 'load', file: state.file, message: failureMessage(described), stack: described.stack });
   };
   const loadFilesAsync = Mocha.prototype.loadFilesAsync;
   Mocha.prototype.loadFilesAsync = async function (...args) {
@@ -159,6 +180,13 @@ function watchLoading(state) {
       throw error;
     }
   };
+}
+
+/** The test file (relative to where mocha runs) and the test the process stopped in. */
+function whereRunStopped(state, cwd) {
+  if (state.file === null) return 'before loading any test file';
+  const file = state.file.startsWith(`${cwd}${path.sep}`) ? state.file.slice(cwd.length + 1) : state.file;
+  return state.test === null ? `in ${file}` : `in ${file}, during ${JSON.stringify(state.test)}`;
 }
 
 function definitionLine(stack, file) {

@@ -1,9 +1,16 @@
-"""run-tests' pytest plugin: one JSON line per test phase, collection problem and session.
+"""run-tests' pytest plugin: writes run-tests' event format (schema/events.schema.json),
+one JSON object per line, read by src/parsers/events.ts with pytest's rules
+(src/runners/pytest/events.ts).
+
+A test's setup, call and teardown become one test_end, written once its teardown is
+reported; a collection error is an error event; the session's end is run_end, with
+pytest's own totals and whether its exit status means every selected test ran (what
+pytest's reports mean is in run_tests_pytest_results.py; the hooks that see them, here).
 
 Loaded through PYTEST_PLUGINS (with this directory on PYTHONPATH), so the command line
 the tests see in sys.argv stays the project's own. Inert unless RUN_TESTS_PYTEST_REPORT
 names the report file. Lines are flushed one by one: a run killed by the timeout keeps
-what finished. See src/parsers/pytest.ts for the reader.
+what finished.
 """
 
 import json
@@ -13,19 +20,14 @@ import sys
 import traceback
 
 import pytest
+from run_tests_pytest_results import Phases, bounded, ending, totals
 
 REPORT_VAR = "RUN_TESTS_PYTEST_REPORT"
 FILTER_VAR = "RUN_TESTS_PYTEST_FILTER"
 MODULE = "run_tests_pytest"
-MESSAGE_LIMIT = 2048
+SCHEMA = 1
 # The oldest pytest this plugin works with: it reads item.path (pytest 7.0).
 SUPPORTED_FROM = (7, 0)
-
-
-def bounded(text):
-    """Valid UTF-8 of at most MESSAGE_LIMIT bytes, never cut inside a character."""
-    data = str(text).encode("utf-8", "replace")
-    return data[:MESSAGE_LIMIT].decode("utf-8", "ignore")
 
 
 def _without(value, item, sep):
@@ -57,15 +59,17 @@ def _version(text):
 
 
 def _refuse_unsupported(path):
-    """Below SUPPORTED_FROM the plugin would crash mid-run: say so in the report (the
-    harness makes it RUNNER_UNSUPPORTED) and stop pytest before any test runs."""
+    """Below SUPPORTED_FROM the plugin would crash mid-run: say so in the report (an
+    unusable event: the run is RUNNER_UNSUPPORTED) and stop pytest before any test runs."""
     if _version(pytest.__version__) >= SUPPORTED_FROM:
         return
     supported = "%d.%d or later" % SUPPORTED_FROM
+    message = (
+        f"pytest {pytest.__version__} ({sys.executable}) is not supported: run-tests supports pytest {supported}; "
+        "install one into this python, or into the project's virtualenv"
+    )
     with open(path, "a", encoding="utf-8") as out:
-        out.write(json.dumps({
-            "type": "unsupported", "pytest": pytest.__version__, "python": sys.executable, "supported": supported,
-        }) + "\n")
+        out.write(json.dumps({"event": "unusable", "code": "RUNNER_UNSUPPORTED", "message": message}) + "\n")
     raise pytest.UsageError(f"run-tests supports pytest {supported}; this is pytest {pytest.__version__}")
 
 
@@ -100,6 +104,10 @@ class Reporter:
         self.rootdir = str(config.rootpath)
         self.pattern = re.compile(pattern) if pattern else None
         self.collect_lines = {}
+        self.running = {}
+        self.collect_errors = 0
+        self.tests_reported = False
+        self.warnings = []
         self.out = open(path, "a", encoding="utf-8")
 
     def emit(self, record):
@@ -120,17 +128,14 @@ class Reporter:
         return relative + sep + rest
 
     def pytest_sessionstart(self, session):
-        self.emit({
-            "type": "start", "pid": os.getpid(), "pytest": pytest.__version__,
-            "python": sys.version.split()[0], "rootdir": self.rootdir, "dir": self.base,
-        })
+        self.emit({"event": "run_start", "schema": SCHEMA, "runner": "pytest", "runner_version": pytest.__version__, "pid": os.getpid()})
 
     @pytest.hookimpl(hookwrapper=True)
     def pytest_collection(self, session):
         outcome = yield
         # A node id on the command line that no longer exists stops pytest here (exit 4).
         if outcome.excinfo is not None and isinstance(outcome.excinfo[1], pytest.UsageError):
-            self.emit({"type": "usage", "message": bounded(outcome.excinfo[1])})
+            self.warnings.append(f"pytest: {bounded(outcome.excinfo[1])}")
 
     @pytest.hookimpl(trylast=True)
     def pytest_collection_modifyitems(self, session, config, items):
@@ -142,6 +147,9 @@ class Reporter:
             config.hook.pytest_deselected(items=deselected)
             items[:] = selected
 
+    def pytest_runtest_logstart(self, nodeid, location):
+        self.emit({"event": "test_start", "id": self.test_id(nodeid), "name": self.test_id(nodeid), "file": self.nodeid_file(nodeid)})
+
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_makereport(self, item, call):
         outcome = yield
@@ -150,48 +158,52 @@ class Reporter:
         if excinfo is None or report.outcome != "failed":
             return
         exc = excinfo.value
+        test_file = os.path.abspath(str(item.path))
+        crash = getattr(report.longrepr, "reprcrash", None)
         report.run_tests_failure = {
-            "exception": type(exc).__name__,
             "assertion": isinstance(exc, (AssertionError, pytest.fail.Exception)),
             "message": bounded(excinfo.exconly(tryshort=True)),
-            "frame_line": _frame_line(excinfo.tb, os.path.abspath(str(item.path))),
+            "line": _frame_line(excinfo.tb, test_file) or self.crash_line(crash, test_file),
         }
 
+    def crash_line(self, crash, test_file):
+        """Where pytest says the exception was raised, when that is in the test file."""
+        return crash.lineno if crash is not None and self.abspath(crash.path) == test_file else None
+
     def pytest_runtest_logreport(self, report):
+        self.tests_reported = True
+        test = self.running.get(report.nodeid)
+        if test is None:
+            test = self.running[report.nodeid] = self.new_phases(report)
+        if report.outcome == "rerun":  # pytest-rerunfailures: the next attempt decides
+            test.seconds += report.duration
+            test.restart()
+            return
+        test.add(report, self.failure(report, test.event["file"]) if report.failed else None)
+        if report.when == "teardown":
+            event = self.running.pop(report.nodeid).end()
+            if event is not None:
+                self.emit(event)
+
+    def new_phases(self, report):
         file = self.nodeid_file(report.nodeid)
         location = report.location
         definition = location[1] + 1 if location and location[1] is not None and self.abspath(location[0]) == file else None
-        record = {
-            "type": "test", "nodeid": report.nodeid, "id": self.test_id(report.nodeid), "when": report.when,
-            "outcome": report.outcome, "duration": round(report.duration, 6), "file": file, "line": definition,
-        }
-        if hasattr(report, "wasxfail"):
-            record["xfail"] = report.wasxfail
-        if report.failed:
-            record.update(self.failure(report, file))
-        elif report.skipped and isinstance(report.longrepr, tuple) and len(report.longrepr) == 3:
-            record["message"] = bounded(report.longrepr[2])
-        self.emit(record)
+        return Phases(self.test_id(report.nodeid), file, definition)
 
     def failure(self, report, file):
-        crash = getattr(report.longrepr, "reprcrash", None)
         detail = getattr(report, "run_tests_failure", None)
-        fields = {
-            "crash_path": self.abspath(crash.path) if crash is not None else None,
-            "crash_line": crash.lineno if crash is not None else None,
-        }
         if detail is not None:
-            fields.update(detail)
-        else:
-            # No exception (a strict xpass), or a report made elsewhere (an xdist worker).
-            # pytest writes a strict xpass as "[XPASS(strict)] " + the mark's reason: with
-            # no reason, that ends in a space.
-            fields.update({
-                "exception": None, "assertion": False,
-                "message": bounded(crash.message if crash is not None else str(report.longrepr).rstrip()),
-                "frame_line": self.reported_frame(report.longrepr, file),
-            })
-        return fields
+            return detail
+        # No exception (a strict xpass), or a report made elsewhere (an xdist worker):
+        # what the report says. pytest writes a strict xpass as "[XPASS(strict)] " + the
+        # mark's reason: with no reason, that ends in a space.
+        crash = getattr(report.longrepr, "reprcrash", None)
+        return {
+            "assertion": True,
+            "message": bounded(crash.message if crash is not None else str(report.longrepr).rstrip()),
+            "line": self.reported_frame(report.longrepr, file) or self.crash_line(crash, file),
+        }
 
     def reported_frame(self, longrepr, file):
         entries = getattr(getattr(longrepr, "reprtraceback", None), "reprentries", None) or []
@@ -218,20 +230,30 @@ class Reporter:
         self.collect_lines[report.nodeid] = (line, _describe(cause))
 
     def pytest_collectreport(self, report):
+        """A module that failed to import is an error entry; one that skipped itself
+        (pytest.skip(allow_module_level=True)) a skipped entry, both named by the file."""
         if report.passed:
             return
         line, message = self.collect_lines.pop(report.nodeid, (None, None))
         if message is None:
             longrepr = report.longrepr
             message = longrepr[2] if isinstance(longrepr, tuple) and len(longrepr) == 3 else str(longrepr)
-        self.emit({
-            "type": "collect", "nodeid": report.nodeid, "id": self.test_id(report.nodeid),
-            "outcome": report.outcome, "file": self.nodeid_file(report.nodeid), "line": line,
-            "message": bounded(message),
-        })
+        test_id, file = self.test_id(report.nodeid), self.nodeid_file(report.nodeid)
+        if report.failed:
+            self.collect_errors += 1
+            self.emit({"event": "error", "kind": "collect", "id": test_id, "name": test_id, "file": file, "line": line, "message": bounded(message)})
+        else:
+            self.emit({"event": "test_end", "id": test_id, "name": test_id, "file": file, "line": None, "status": "skipped", "message": bounded(message)})
 
     @pytest.hookimpl(hookwrapper=True)
     def pytest_sessionfinish(self, session, exitstatus):
         yield
-        self.emit({"type": "session", "exitstatus": int(exitstatus), "pid": os.getpid()})
+        complete, warnings = ending(int(exitstatus), self.collect_errors, self.tests_reported)
+        event = {"event": "run_end", "pid": os.getpid(), "interrupted": not complete}
+        counted = totals(self.config)
+        if counted is not None:
+            event["totals"] = counted
+        if self.warnings or warnings:
+            event["warnings"] = self.warnings + warnings
+        self.emit(event)
         self.out.close()

@@ -13,7 +13,7 @@
  * in the last FLUSH_MS, and only when the process then dies without an exit event
  * (SIGKILL, or a signal left to its default action, such as run-tests' SIGTERM at its
  * timeout), or the lines before a synchronous loop that kept the timer from running
- * until such a kill. Such a run is already incomplete (it has no `end` line), so the
+ * until such a kill. Such a run is already incomplete (it has no `run_end` event), so the
  * parser never calls it a pass; its warning may name an earlier file or test as the
  * last one running. No signal handlers are installed: they would change how the
  * runner's process reacts to signals. */
@@ -88,7 +88,7 @@ class JsonlWriter {
   }
 
   /** Said once, never thrown into the runner. Later lines are dropped: a report with a
-   * gap but an `end` line could pass for complete, one that stops short cannot. */
+   * gap but a `run_end` event could pass for complete, one that stops short cannot. */
   fail(e) {
     if (this.failed) return;
     this.failed = true;

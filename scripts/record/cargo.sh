@@ -5,8 +5,8 @@
 # <case>.context.json with the workspace hint where the adapter gives one. The temp
 # root and the target dir become `<root>` and `<target>`; times, hashes, thread ids and
 # backtraces are normalised.
-# The <case>.expected.json files are NOT regenerated: after recording, check each
-# changed value against the fixture sources by eye and update them.
+# The <case>.expected.json files are not written here: run `UPDATE_GOLDEN=1 npm run
+# test:unit` to rewrite them from the recordings, then review `git diff test/fixtures/outputs`.
 # (.jsonl like go's recordings: the stream test reads <case>.context.json and
 # <case>.expected.json beside .jsonl files.)
 set -euo pipefail
@@ -90,4 +90,4 @@ node -e '
   process.stdout.write(kept.join("\n") + "\n" + last.slice(0, Math.floor(last.length / 2)));
 ' "$out/mixed.jsonl" >"$out/truncated.jsonl"
 
-echo "recorded into $out; now review the .expected.json files" >&2
+echo "recorded into $out; now run UPDATE_GOLDEN=1 npm run test:unit and review git diff test/fixtures/outputs" >&2

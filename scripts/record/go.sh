@@ -5,8 +5,8 @@
 # adapter passes from go.mod. The temp root becomes `<root>`; times, elapsed seconds
 # and durations are normalised.
 # go tests packages in parallel, so the order of packages' lines differs between runs.
-# The <case>.expected.json files are NOT regenerated: after recording, check each
-# changed value against the fixture sources by eye and update them.
+# The <case>.expected.json files are not written here: run `UPDATE_GOLDEN=1 npm run
+# test:unit` to rewrite them from the recordings, then review `git diff test/fixtures/outputs`.
 #
 # GO119 and GO123 name the go binaries (default: `go` on PATH, and
 # /usr/lib/go-1.23/bin/go, Debian's golang-1.23-go from bookworm-backports); the
@@ -98,4 +98,4 @@ node -e '
 ' "$out/mixed.jsonl" >"$out/truncated.jsonl"
 cp "$out/mixed.context.json" "$out/truncated.context.json"
 
-echo "recorded into $out; now review the .expected.json files" >&2
+echo "recorded into $out; now run UPDATE_GOLDEN=1 npm run test:unit and review git diff test/fixtures/outputs" >&2

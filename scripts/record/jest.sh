@@ -2,8 +2,9 @@
 # Regenerates test/fixtures/outputs/jest/<case>.jsonl from real runs of the project's
 # jest through reporters/jest/launch.cjs on temp copies of test/fixtures/projects/jest-*.
 # The temp path becomes `<root>`, run-tests' own path `<repo>`, and volatile fields
-# (pid, duration) are zeroed. The <case>.expected.json files are checked by hand and
-# are not touched here.
+# (pid, duration_ms) are zeroed.
+# The <case>.expected.json files are not written here: run `UPDATE_GOLDEN=1 npm run
+# test:unit` to rewrite them from the recordings, then review `git diff test/fixtures/outputs`.
 set -euo pipefail
 # The functions below are shared with vitest.sh, which sources this file with
 # RECORD_RUNNER=vitest: only when run directly does it record jest.
@@ -50,23 +51,24 @@ scrub() {
     const [input, output] = process.argv.slice(1);
     const { ROOT, REPO } = process.env;
     const clean = (v, k) => {
-      if (k === "pid" || k === "duration") return typeof v === "number" ? 0 : v;
+      if (k === "pid" || k === "duration_ms") return typeof v === "number" ? 0 : v;
       if (typeof v === "string") return v.split(ROOT).join("<root>").split(REPO).join("<repo>");
       if (Array.isArray(v)) return v.map((x) => clean(x));
       if (v && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([key, x]) => [key, clean(x, key)]));
       return v;
     };
     const records = fs.readFileSync(input, "utf8").split("\n").filter(Boolean).map((l) => clean(JSON.parse(l)));
-    // Each run (a rerun appends a second one) from its start record on.
+    // Each run (a rerun appends a second one) from its run_start on.
     const runs = [];
     for (const r of records) {
-      if (r.type === "start" || runs.length === 0) runs.push([]);
+      if (r.event === "run_start" || runs.length === 0) runs.push([]);
       runs[runs.length - 1].push(r);
     }
-    // Parallel workers interleave files: group each file'"'"'s records, in order of the file name.
+    // Parallel workers interleave files: group each file'"'"'s events, in order of the file
+    // name, between the run_start and what belongs to no file (unhandled errors, run_end).
     const ordered = runs.flatMap((run) => {
-      const head = run.filter((r) => r.type === "start");
-      const tail = run.filter((r) => r.type === "end");
+      const head = run.filter((r) => r.event === "run_start");
+      const tail = run.filter((r) => r.event !== "run_start" && !r.file);
       const files = [...new Set(run.filter((r) => r.file).map((r) => r.file))].sort();
       return [...head, ...files.flatMap((f) => run.filter((r) => r.file === f)), ...tail];
     });
@@ -74,8 +76,15 @@ scrub() {
   ' "$2" "$3"
 }
 
-# half <in> <out>: the first half of a file, cut mid-record like a killed writer.
-half() { head -c "$(( $(wc -c <"$1") / 2 ))" "$1" >"$2"; }
+# half <in> <out>: the first half of a file, cut mid-record like a killed writer (never
+# at a line's end, where the cut would leave whole lines).
+half() {
+  node -e 'const fs = require("node:fs");
+    const text = fs.readFileSync(process.argv[1]);
+    let n = text.length >> 1;
+    while (n > 1 && (text[n - 1] === 10 || text[n] === 10)) n -= 1;
+    fs.writeFileSync(process.argv[2], text.subarray(0, n));' "$1" "$2"
+}
 
 list() { echo "recorded into $out:"; ls -1 "$out" | grep -v '\.expected\.json$'; }
 

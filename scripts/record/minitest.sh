@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Regenerates test/fixtures/outputs/minitest/<case>.jsonl from real runs of the
 # fixture projects, with the environment run-tests sets. The temp root becomes
-# `<root>`. The <case>.expected.json files are NOT regenerated: after recording,
-# check each changed value against the fixture sources by eye and update them.
+# `<root>`.
+# The <case>.expected.json files are not written here: run `UPDATE_GOLDEN=1 npm run
+# test:unit` to rewrite them from the recordings, then review `git diff test/fixtures/outputs`.
 set -euo pipefail
 
 # shellcheck source=lib.sh
@@ -32,7 +33,8 @@ record() {
   ROOT="$root" perl -pe 's/\Q$ENV{ROOT}\E/<root>/g' "$report" >"$out/$name.jsonl"
 }
 
-record mixed minitest-mixed -- bundle exec rake test
+# SEED: the same order at every recording, so a re-recording differs only where the output does.
+record mixed minitest-mixed SEED=1 -- bundle exec rake test
 record load-error minitest-load-error -- bundle exec rake test
 record filtered minitest-mixed \
   'RUN_TESTS_MINITEST_FILTER=\A(?:WidgetTest\#test_with\ \[brackets\]\ \(and\ parens\)|TextTest\#test_upcase)\z' \
@@ -49,11 +51,11 @@ if [ "$workers" -lt 2 ]; then
   exit 1
 fi
 
-# A run killed mid-write: the mixed report without its end line, cut inside the last test line.
+# A run killed mid-write: the mixed report without its run_end, cut inside the last test_end.
 ruby -e '
-  lines = File.readlines(ARGV[0]).reject { |l| l.start_with?(%q({"type":"end")) }
+  lines = File.readlines(ARGV[0]).reject { |l| l.start_with?(%q({"event":"run_end")) }
   last = lines.pop
   print lines.join, last[0, last.length / 2]
 ' "$out/mixed.jsonl" >"$out/truncated.jsonl"
 
-echo "recorded into $out; now review the .expected.json files" >&2
+echo "recorded into $out; now run UPDATE_GOLDEN=1 npm run test:unit and review git diff test/fixtures/outputs" >&2

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Regenerates test/fixtures/outputs/mocha/<case>.jsonl from real runs of the fixture
 # projects through reporters/mocha/launcher.cjs, with the arguments run-tests gives it.
-# The temp root becomes `<root>`; pids and durations are normalised. The
-# <case>.expected.json files are NOT regenerated: after recording, check each changed
-# value against the fixture sources by eye and update them.
+# The temp root becomes `<root>`, this checkout `<repo>`; pids and durations are normalised.
+# The <case>.expected.json files are not written here: run `UPDATE_GOLDEN=1 npm run
+# test:unit` to rewrite them from the recordings, then review `git diff test/fixtures/outputs`.
 set -euo pipefail
 
 # shellcheck source=lib.sh
@@ -21,12 +21,14 @@ record() {
   echo "== $name: $project $*" >&2
   (
     cd "$root"
+    # What run-tests gives every run, and mocha-mixed's setup.spec.js checks.
+    export RUN_TESTS_RUN_ID=recording
     # shellcheck disable=SC2086
     node "$repo/reporters/mocha/launcher.cjs" $script_args --run-tests \
       --mocha "$repo/node_modules/mocha" --bin "$root/node_modules/.bin/mocha" --report "$report" "$@" \
       >"$work/$name.stdout" 2>&1
   ) || echo "   (exit status $?, expected when tests fail)" >&2
-  ROOT="$root" perl -pe 's/\Q$ENV{ROOT}\E/<root>/g; s/"pid":\d+/"pid":0/g; s/"duration_ms":[0-9.]+/"duration_ms":1/g' "$report" >"$out/$name.jsonl"
+  ROOT="$root" REPO="$repo" perl -pe 's/\Q$ENV{ROOT}\E/<root>/g; s/\Q$ENV{REPO}\E/<repo>/g; s/"pid":\d+/"pid":0/g; s/"duration_ms":[0-9.]+/"duration_ms":1/g' "$report" >"$out/$name.jsonl"
 }
 
 record mixed mocha-mixed
@@ -36,12 +38,12 @@ record parallel mocha-parallel
 record done-twice mocha-done-twice
 record filtered mocha-mixed --grep '^(?:math adds wrongly|math works with \[brackets\] \(and parens\))$' spec/math.spec.js
 
-# A run killed mid-write: the mixed report without its end line, cut inside the last test line.
+# A run killed mid-write: the mixed report without its run_end, cut inside the last test line.
 node -e '
   const fs = require("fs");
-  const lines = fs.readFileSync(process.argv[1], "utf8").split("\n").filter((l) => l && !l.startsWith("{\"type\":\"end\""));
+  const lines = fs.readFileSync(process.argv[1], "utf8").split("\n").filter((l) => l && !l.startsWith("{\"event\":\"run_end\""));
   const last = lines.pop();
   process.stdout.write(lines.join("\n") + "\n" + last.slice(0, last.length >> 1));
 ' "$out/mixed.jsonl" >"$out/truncated.jsonl"
 
-echo "recorded into $out; now review the .expected.json files" >&2
+echo "recorded into $out; now run UPDATE_GOLDEN=1 npm run test:unit and review git diff test/fixtures/outputs" >&2

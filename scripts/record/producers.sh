@@ -5,8 +5,8 @@
 # re-recording only changes what the producers changed.
 # The *-contradicts* files are a passing recording with one of its own totals changed,
 # made at the end by an exact, checked edit: reports that contradict themselves.
-# The <name>.expected.json files are NOT regenerated: after recording, check each
-# changed value against the fixture sources by eye and update them.
+# The <name>.expected.json files are not written here: run `UPDATE_GOLDEN=1 npm run
+# test:unit` to rewrite them from the recordings, then review `git diff test/fixtures/outputs`.
 #
 # Producers: pytest-3 (Debian python3-pytest), gotestsum and go (Debian), vitest, jest,
 # jest-junit, mocha (its xunit reporter), mocha-junit-reporter (run-tests' dev dependencies), node's own
@@ -158,4 +158,4 @@ edit('junit/mocha-xunit-passing.xml', 'junit/mocha-xunit-contradicts.xml', 'test
 edit('tap/node-test-passing.tap', 'tap/node-test-contradicts-fail.tap', '# fail 0', '# fail 1');
 edit('tap/node-test-passing.tap', 'tap/node-test-contradicts-plan.tap', '\n1..4\n', '\n1..5\n');
 JS
-echo "recorded; now review the .expected.json files" >&2
+echo "recorded; now run UPDATE_GOLDEN=1 npm run test:unit and review git diff test/fixtures/outputs" >&2

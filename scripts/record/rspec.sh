@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Regenerates test/fixtures/outputs/rspec/<case>.json(l) from real `bundle exec rspec`
 # runs on temp copies of test/fixtures/projects/rspec-*. The temp path becomes `<root>`
-# and volatile fields (run_time, duration, seed) are zeroed or removed.
-# The <case>.expected.json files are written by hand and are not touched here.
+# and volatile fields (run_time, duration, duration_ms, seed) are zeroed or removed.
+# The <case>.expected.json files are not written here: run `UPDATE_GOLDEN=1 npm run
+# test:unit` to rewrite them from the recordings, then review `git diff test/fixtures/outputs`.
 set -euo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd -P)"
@@ -31,9 +32,10 @@ copy() { rm -rf "$2"; cp -R "$projects/$1" "$2"; }
 scrub() {
   ROOT="$1" ruby -rjson -e '
     root = ENV.fetch("ROOT")
+    DURATIONS = %w[run_time duration duration_ms].freeze
     zero = lambda do |v|
       case v
-      when Hash then v.each_with_object({}) { |(k, x), h| next if k == "seed"; h[k] = %w[run_time duration].include?(k) ? 0 : zero.(x) }
+      when Hash then v.each_with_object({}) { |(k, x), h| next if k == "seed"; h[k] = DURATIONS.include?(k) && !x.nil? ? 0 : zero.(x) }
       when Array then v.map(&zero)
       when String then v.gsub(root, "<root>")
       else v

@@ -3,8 +3,9 @@
 # vitest through reporters/vitest/launch.mjs on temp copies of
 # test/fixtures/projects/vitest-*. The temp path becomes `<root>`, run-tests' own path
 # `<repo>`, and volatile fields (pid, duration) are zeroed; vitest runs files in
-# parallel, so records are kept in file order. The <case>.expected.json files are
-# checked by hand and are not touched here.
+# parallel, so records are kept in file order.
+# The <case>.expected.json files are not written here: run `UPDATE_GOLDEN=1 npm run
+# test:unit` to rewrite them from the recordings, then review `git diff test/fixtures/outputs`.
 set -euo pipefail
 RECORD_RUNNER=vitest
 # shellcheck source=scripts/record/jest.sh

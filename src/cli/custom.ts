@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { shellWords } from '../adapters/node.js';
-import { usageError } from '../core/errors.js';
-import type { CustomCommand } from '../core/request.js';
+import { shellWords } from '../project/command-line.js';
+import { usageError } from '../model/errors.js';
+import type { CustomCommand } from '../model/request.js';
 
 type ReportFormat = CustomCommand['report']['format'];
 const FORMATS: readonly ReportFormat[] = ['junit', 'tap'];

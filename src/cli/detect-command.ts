@@ -1,4 +1,4 @@
-import { readProjectFacts } from '../detect/facts.js';
+import { readProjectFacts } from '../project/facts.js';
 import { detectRunner } from '../detect/detect.js';
 import { findProjectRoot } from '../detect/roots.js';
 import { workspaceTests } from '../detect/workspaces.js';

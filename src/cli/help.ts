@@ -1,11 +1,6 @@
-export const EXIT_CODE_TABLE = `Exit codes:
-  0    passed, or nothing to rerun (or no tests, with --allow-no-tests)
-  1    tests failed
-  2    usage error: nothing ran
-  3    harness or runner error: no runner, runner missing or failed before any test, no usable report
-  4    no tests ran (or fewer than --min-tests)
-  124  timed out
-  130  interrupted`;
+import { EXIT_CODE_MEANINGS } from '../model/exit-codes.js';
+
+export const EXIT_CODE_TABLE = ['Exit codes:', ...EXIT_CODE_MEANINGS.map(([code, meaning]) => `  ${String(code).padEnd(5)}${meaning}`)].join('\n');
 
 export const EXAMPLES = `Examples:
   run-tests                              run the whole suite of the project here

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { usageError } from '../core/errors.js';
+import { usageError } from '../model/errors.js';
 import { ARTIFACTS_DIR } from '../store/artifacts.js';
 import { CONTROL, kindOf } from './options.js';
 

@@ -2,17 +2,16 @@ import { Command, CommanderError, Option } from 'commander';
 import fs from 'node:fs';
 import path from 'node:path';
 import { isatty } from 'node:tty';
-import { HarnessError, usageError } from '../core/errors.js';
+import { HarnessError, usageError } from '../model/errors.js';
+import { EXIT } from '../model/exit-codes.js';
+import { RUNNER_IDS } from '../runners/index.js';
 import { EXAMPLES, EXIT_CODE_TABLE } from './help.js';
 import { parseCount, parseKeepRuns, parseName, parseSeconds, parseSize, resolveCwd, resolveExistingFile, resolveFiles } from './options.js';
 import { resolveJunitPath } from './junit-path.js';
-import type { RunReport } from '../core/report.js';
-import type { TestResult } from '../core/types.js';
+import type { RunReport } from '../model/report.js';
+import type { TestResult } from '../model/results.js';
 import { packageRoot } from './package-root.js';
-import { restoreHiddenEnv } from './environment.js';
 import { visible } from '../render/visible.js';
-
-restoreHiddenEnv(process.env);
 
 const root = packageRoot();
 const reportersDir = path.join(root, 'reporters');
@@ -84,7 +83,7 @@ async function run(files: string[], options: RunOptions): Promise<void> {
   if (request.failedOnly && request.name) throw new HarnessError('USAGE', '--failed-only reruns exact tests; it cannot be combined with --name');
   if (custom && options.name !== undefined) throw new HarnessError('USAGE', `--name ${JSON.stringify(options.name)} cannot select tests of a --command`);
   if (custom && request.failedOnly) throw new HarnessError('USAGE', '--failed-only cannot select tests of a --command: run-tests does not know its test names');
-  const [{ runTests }, { Interrupts }] = await Promise.all([import('../core/run.js'), import('../core/request.js')]);
+  const [{ runTests }, { Interrupts }] = await Promise.all([import('../core/run.js'), import('../model/request.js')]);
   const interrupts = new Interrupts();
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => interrupts.raise(signal));
   // A closed terminal (SIGHUP) ends the run as SIGTERM does; by default it would kill run-tests alone.
@@ -128,19 +127,19 @@ async function show(which: string | undefined, options: { json?: boolean; cwd?: 
   const { storedReport } = await import('./runs-command.js');
   const { text, report } = await storedReport(resolveCwd(options.cwd), which ?? 'last');
   // The stored file is the bytes --json printed; the human view is rendered again from it.
-  exit(0, options.json ? text : (await loadRenderer(false))(report));
+  exit(EXIT.OK, options.json ? text : (await loadRenderer(false))(report));
 }
 
 async function runs(options: { json?: boolean; cwd?: string; limit?: string }): Promise<void> {
   const { runListings, renderListings } = await import('./runs-command.js');
   const listed = await runListings(resolveCwd(options.cwd), options.limit === undefined ? null : parseCount('--limit', options.limit));
-  exit(0, options.json ? `${JSON.stringify({ runs: listed }, null, 2)}\n` : renderListings(listed));
+  exit(EXIT.OK, options.json ? `${JSON.stringify({ runs: listed }, null, 2)}\n` : renderListings(listed));
 }
 
 async function detect(options: { json?: boolean; cwd?: string; runner?: string }): Promise<void> {
   const [{ describeDetection }, { inertJson }] = await Promise.all([import('./detect-command.js'), import('../render/json.js')]);
   const { report, lines } = describeDetection(resolveCwd(options.cwd), options.runner ?? null, reportersDir, process.env);
-  exit(0, options.json ? `${inertJson(JSON.stringify(report, null, 2))}\n` : `${visible(lines.join('\n'), { lines: true })}\n`);
+  exit(EXIT.OK, options.json ? `${inertJson(JSON.stringify(report, null, 2))}\n` : `${visible(lines.join('\n'), { lines: true })}\n`);
 }
 
 function program(): Command {
@@ -162,7 +161,7 @@ function program(): Command {
     .option('--max-log <size>', "cap the run's log: keep the first and last half, e.g. 64M, 512K; 0 for no cap", '64M')
     .option('--json', 'print the JSON report on stdout, and nothing else there')
     .option('--cwd <dir>', 'run as if started in this directory')
-    .option('--runner <id>', 'use this runner instead of detecting one (rails, rspec, minitest, jest, vitest, mocha, node-test, go, cargo, pytest)')
+    .option('--runner <id>', `use this runner instead of detecting one (${RUNNER_IDS.join(', ')})`)
     .option('--min-tests <n>', 'fewer tests than this is a failure (status no_tests)', '1')
     .option('--allow-no-tests', 'zero tests run exits 0 (status stays no_tests)')
     .option('--no-cache', "run afresh what the runner would replay from its own result cache (go's test cache); other runners have none and ignore it")
@@ -229,13 +228,13 @@ async function main(): Promise<void> {
   try {
     await cli.parseAsync(literalOperands(cli, process.argv.slice(2)), { from: 'user' });
   } catch (error) {
-    if (error instanceof CommanderError) exit(error.exitCode === 0 ? 0 : 2);
+    if (error instanceof CommanderError) exit(error.exitCode === 0 ? EXIT.OK : EXIT.USAGE);
     else if (error instanceof HarnessError) {
       process.stderr.write(`run-tests: ${visible(error.message, { lines: true })}\n`);
       exit(error.exitCode);
     } else {
       process.stderr.write(`run-tests: internal error: ${(error as Error).stack ?? String(error)}\n`);
-      exit(3);
+      exit(EXIT.HARNESS_ERROR);
     }
   }
 }

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { NameFilter } from '../adapters/types.js';
-import { usageError } from '../core/errors.js';
+import type { NameFilter } from '../model/request.js';
+import { usageError } from '../model/errors.js';
 
 export const CONTROL = /[\u0000-\u001f\u007f]/;
 /** A name also goes to runners' filters, where C1 controls (U+0085: a line break to some

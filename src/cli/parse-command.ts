@@ -1,13 +1,12 @@
 import fs from 'node:fs';
-import { modulePath } from '../adapters/go.js';
 import { importedReport } from '../core/build-report.js';
-import { usageError } from '../core/errors.js';
-import type { RunReport } from '../core/report.js';
+import { usageError } from '../model/errors.js';
+import type { RunReport } from '../model/report.js';
 import type { ProjectRun } from '../core/run-project.js';
-import type { ParsedReport, RunStatus } from '../core/types.js';
+import type { ParsedReport, RunStatus } from '../model/results.js';
 import { decide } from '../core/verdict.js';
-import { readProjectFacts } from '../detect/facts.js';
-import { loadParser } from '../parsers/index.js';
+import { readProjectFacts } from '../project/facts.js';
+import { loadParser, parserHints } from '../runners/parsers.js';
 
 export const IMPORT_FORMATS = ['junit', 'tap', 'go-json', 'jest-json', 'rspec-json', 'cargo'] as const;
 export type ImportFormat = (typeof IMPORT_FORMATS)[number];
@@ -89,8 +88,7 @@ function readHead(file: string): { text: string; cut: boolean } {
 /** Streams the file through the format's parser, a chunk at a time. */
 async function parseFile(file: string, format: ImportFormat, cwd: string): Promise<ParsedReport> {
   const factory = await loadParser(format);
-  const module = format === 'go-json' ? modulePath(readProjectFacts(cwd)) : null;
-  const parser = factory({ root: cwd, ...(module === null ? {} : { hints: { module } }) });
+  const parser = factory({ root: cwd, hints: parserHints(format, readProjectFacts(cwd)) });
   const stream = fs.createReadStream(file, { encoding: 'utf8', highWaterMark: 64 * 1024 });
   for await (const chunk of stream) parser.push(chunk as string);
   return parser.end();

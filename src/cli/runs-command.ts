@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { recoverAbandoned } from '../core/abandoned.js';
-import { usageError } from '../core/errors.js';
-import type { RunReport } from '../core/report.js';
-import type { Summary } from '../core/types.js';
+import { usageError } from '../model/errors.js';
+import type { RunReport } from '../model/report.js';
+import type { Summary } from '../model/results.js';
 import { findProjectRoot } from '../detect/roots.js';
 import { ARTIFACTS_DIR } from '../store/artifacts.js';
 import { listRuns, readRun, runIds, RUN_REPORT, inProgress, type StoredRun } from '../store/runs.js';

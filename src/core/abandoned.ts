@@ -1,13 +1,14 @@
 import path from 'node:path';
-import type { ReportSource } from '../adapters/types.js';
-import { isParserId } from '../parsers/index.js';
+import type { ReportSource } from '../runners/types.js';
+import { isParserId } from '../runners/parsers.js';
 import { killMarkedProcesses } from '../process/index.js';
 import { writeJsonAtomic } from '../store/atomic.js';
 import { abandonedRuns, RUN_REPORT, type AbandonedRun } from '../store/runs.js';
 import { isFailure, toRecord } from './failures.js';
 import { followReports, type ReadReports } from './follow-reports.js';
-import { SCHEMA_VERSION, type RunReport } from './report.js';
-import { EXIT_CODES, summarize } from './verdict.js';
+import { SCHEMA_VERSION, type RunReport } from '../model/report.js';
+import { STATUS_EXIT_CODES } from '../model/exit-codes.js';
+import { summarize } from './verdict.js';
 
 /** A report of an abandoned run: the RunReport contract, with the run's id and start. */
 export type AbandonedReport = RunReport & { readonly run_id: string; readonly started_at: string | null; readonly finished_at: string | null };
@@ -60,7 +61,7 @@ function abandonedReport(run: AbandonedRun, read: ReadReports, killed: number): 
     schema_version: SCHEMA_VERSION,
     source: 'run',
     status: 'abandoned',
-    exit_code: EXIT_CODES.abandoned,
+    exit_code: STATUS_EXIT_CODES.abandoned,
     framework: record.framework,
     reason: null,
     command: record.command,

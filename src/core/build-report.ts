@@ -1,15 +1,16 @@
 import path from 'node:path';
-import type { Invocation } from '../adapters/types.js';
+import type { Invocation } from '../runners/types.js';
 import type { Detection } from '../detect/detect.js';
 import type { ProcessOutcome } from '../process/index.js';
 import type { ArtifactPaths } from '../store/artifacts.js';
-import type { HarnessError } from './errors.js';
+import type { HarnessError } from '../model/errors.js';
 import { displayCommand } from './quote.js';
-import { SCHEMA_VERSION, type RunReport } from './report.js';
-import type { RunRequest } from './request.js';
+import { SCHEMA_VERSION, type RunReport } from '../model/report.js';
+import type { RunRequest } from '../model/request.js';
 import { isFailure, toRecord } from './failures.js';
-import type { FailedTestRecord, PackageResult, RunStatus, TestResult } from './types.js';
-import { exitCodeOf, summarize } from './verdict.js';
+import type { FailedTestRecord, PackageResult, RunStatus, TestResult } from '../model/results.js';
+import { exitCodeOf } from '../model/exit-codes.js';
+import { summarize } from './verdict.js';
 
 /** What a project's report is built from. */
 export interface Context {

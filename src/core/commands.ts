@@ -1,7 +1,6 @@
-import type { Invocation } from '../adapters/types.js';
+import type { Invocation } from '../runners/types.js';
 import { monotonicMs, startProcess, type ProcessOutcome } from '../process/index.js';
-import type { Interrupts } from './request.js';
-import { holdBackOptimizingCompiler } from './tiering.js';
+import type { Interrupts } from '../model/request.js';
 
 export interface CommandsOptions {
   /** The run these commands belong to (`.run-tests/runs/<runId>/`), known before any starts. */
@@ -35,7 +34,6 @@ export async function runCommands(invocation: Invocation, options: CommandsOptio
       // The marker (RUN_TESTS_RUN_ID) every process of the run carries.
       runId: options.runId ?? null,
     });
-    holdBackOptimizingCompiler();
     const unsubscribe = interrupts.on((signal) => child.interrupt(signal));
     try {
       const outcome: ProcessOutcome = await child.done;

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { RunReport } from './report.js';
+import type { RunReport } from '../model/report.js';
 import { gitState, gitStateAgain, gitTop } from './tree-git.js';
 import { changedPaths, restat, walkState, type TreeState } from './tree-state.js';
 

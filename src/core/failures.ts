@@ -1,5 +1,5 @@
 import { boundMessage } from '../parsers/fields.js';
-import type { FailedTest, FailedTestRecord, TestResult } from './types.js';
+import type { FailedTest, FailedTestRecord, TestResult } from '../model/results.js';
 
 export const isFailure = (test: TestResult): test is FailedTest => test.status === 'failed' || test.status === 'error';
 
@@ -12,7 +12,7 @@ export const toRecord = (test: FailedTest): FailedTestRecord => ({
   id: test.id,
 });
 
-/** Where a failure without a line is defined (Adapter.locate, with the project bound). */
+/** Where a failure without a line is defined (Runner.locate, with the project bound). */
 export type Locate = (failure: FailedTest) => Promise<{ readonly file: string; readonly line: number } | null>;
 
 /** The results, with each failure that has no line placed where `locate` finds it. A
@@ -29,10 +29,10 @@ export async function placeFailures(tests: readonly TestResult[], locate: Locate
 /** An adapter's own rule for results that speak for a record with another id. */
 export type Covers = (record: FailedTestRecord, result: TestResult) => boolean;
 
-/** How a runner's results are matched to recorded failures (from its Adapter). */
+/** How a runner's results are matched to recorded failures (from its Runner). */
 export interface RerunRules {
   readonly covers?: Covers;
-  /** The runner's ids name its tests, and a failure's `file` is where it failed (Adapter.identity). */
+  /** The runner's ids name its tests, and a failure's `file` is where it failed (Runner.identity). */
   readonly identity?: 'name-and-file' | 'name-and-id';
 }
 

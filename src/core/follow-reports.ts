@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
-import type { ReportSource } from '../adapters/types.js';
+import type { ReportSource } from '../runners/types.js';
 import type { ReportParser } from '../parsers/stream.js';
-import { loadParser } from '../parsers/index.js';
+import { loadParser } from '../runners/parsers.js';
 import { everyPoll } from '../process/index.js';
-import type { RunReport } from './report.js';
-import type { ParsedReport } from './types.js';
+import type { RunReport } from '../model/report.js';
+import type { ParsedReport } from '../model/results.js';
 
 /** A read's text stays below V8's large-object size (128 KiB), with the line carried
  * over from the read before: each large string is a memory mapping of its own, and

@@ -1,6 +1,7 @@
 /** What a `--name` run's results say about the name filter itself. */
-import type { Adapter, NameFilter } from '../adapters/types.js';
-import type { RunStatus, TestResult } from './types.js';
+import type { NameFilter } from '../model/request.js';
+import type { Runner } from '../runners/types.js';
+import type { RunStatus, TestResult } from '../model/results.js';
 
 export interface NameCheck {
   readonly warnings: readonly string[];
@@ -14,7 +15,7 @@ export const NOTHING_MATCHED = 'no test matched';
 
 /** A `--name` that selected nothing says so; tests the adapter knows the filter does not
  * select say the runner dropped it (checked for plain text only, by the runner's rule). */
-export function checkName(name: NameFilter | null, adapter: Pick<Adapter, 'selectedByName'>,
+export function checkName(name: NameFilter | null, adapter: Pick<Runner, 'selectedByName'>,
   tests: readonly TestResult[], status: RunStatus, runnerWarnings: readonly string[] = []): NameCheck {
   if (name === null) return NONE;
   const shown = `--name ${JSON.stringify(name.text)}`;

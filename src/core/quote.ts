@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { Invocation } from '../adapters/types.js';
+import type { Invocation } from '../runners/types.js';
 
 const SAFE = /^[\w@%+=:,./-]+$/;
 

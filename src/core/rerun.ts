@@ -1,8 +1,8 @@
-import type { Adapter, Invocation, PlanRequest } from '../adapters/types.js';
+import type { Runner, Invocation, PlanRequest } from '../runners/types.js';
 import { listIsSettled, type LastFailures } from '../store/last-failures.js';
-import { HarnessError } from './errors.js';
+import { HarnessError } from '../model/errors.js';
 import type { RerunRules } from './failures.js';
-import type { FailedTestRecord } from './types.js';
+import type { FailedTestRecord } from '../model/results.js';
 
 export interface RerunSelection {
   /** The recorded failures asked for: all, or those in the files given. */
@@ -33,7 +33,7 @@ export function selectRerun(last: LastFailures, files: readonly string[], failur
   return null;
 }
 
-export const rerunRules = (adapter: Adapter): RerunRules => ({
+export const rerunRules = (adapter: Runner): RerunRules => ({
   ...(adapter.covers ? { covers: adapter.covers.bind(adapter) } : {}),
   ...(adapter.identity ? { identity: adapter.identity } : {}),
 });
@@ -69,7 +69,7 @@ export function tooLarge(invocation: Pick<Invocation, 'argv' | 'thenArgv' | 'env
  * of the selected failures, run whole; else the files given, or the whole project. What ran is checked
  * against the selection by identity either way (notRun), so running more proves nothing
  * false. */
-export function planRerun(adapter: Adapter, request: PlanRequest): { invocation: Invocation; warnings: string[] } {
+export function planRerun(adapter: Runner, request: PlanRequest): { invocation: Invocation; warnings: string[] } {
   const exact = adapter.plan(request);
   const rerun = request.rerun ?? [];
   const why = rerun.length === 0 ? null : tooLarge(exact);

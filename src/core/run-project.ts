@@ -1,6 +1,7 @@
 import fs from 'node:fs';
-import type { Adapter, Invocation, PlanRequest } from '../adapters/types.js';
-import { readProjectFacts, type ProjectFacts } from '../detect/facts.js';
+import type { Runner, Invocation, PlanRequest } from '../runners/types.js';
+import { customRunner } from '../runners/index.js';
+import { readProjectFacts, type ProjectFacts } from '../project/facts.js';
 import { detectRunner, type Detection } from '../detect/detect.js';
 import type { ProjectSelection } from '../detect/roots.js';
 import { leakWarning, type ProcessOutcome } from '../process/index.js';
@@ -10,17 +11,17 @@ import { recoverAbandoned } from './abandoned.js';
 import { buildReport, harnessErrorReport, nothingToRerun, type Context } from './build-report.js';
 import { afterRun, beginRecord, completeRecord, DEFAULT_KEEP_RUNS, lockedOutWarning } from './run-record.js';
 import { runCommands } from './commands.js';
-import { HarnessError } from './errors.js';
+import { HarnessError } from '../model/errors.js';
 import { isFailure, nextFailures, notRun, placeFailures, toRecord } from './failures.js';
 import { checkName } from './name-check.js';
 import { followReports, type ReportFollower } from './follow-reports.js';
 import { readLogTail } from './log-tail.js';
-import type { RunReport } from './report.js';
-import type { Interrupts, RunRequest } from './request.js';
+import type { RunReport } from '../model/report.js';
+import type { Interrupts, RunRequest } from '../model/request.js';
 import { planRerun, rerunRules, selectRerun } from './rerun.js';
 import { runnerFailure } from './runner-failure.js';
 import { displayCommand } from './quote.js';
-import type { FailedTest, FailedTestRecord, ParsedReport, RunStatus, TestResult } from './types.js';
+import type { FailedTest, FailedTestRecord, ParsedReport, RunStatus, TestResult } from '../model/results.js';
 import { onPath } from '../process/index.js';
 import { decide, summarize } from './verdict.js';
 import { bindTree, type TreeBinding } from './drift.js';
@@ -46,7 +47,7 @@ export async function runProject(request: RunRequest, selection: ProjectSelectio
     const abandoned = await recoverAbandoned(artifacts.dir, request.killGraceMs);
     const facts = readProjectFacts(selection.root);
     detection = request.custom
-      ? { adapter: (await import('../adapters/custom.js')).customAdapter(request.custom), reason: '--command given' }
+      ? { adapter: customRunner(request.custom), reason: '--command given' }
       : detectRunner(facts, request.runner);
     const { last, warning } = lastFailures(request, detection.adapter, artifacts);
     const chosen = request.failedOnly && last !== null ? selectRerun(last, selection.files, artifacts.lastFailures) : null;
@@ -93,7 +94,7 @@ interface Execution extends Context {
 
 /** The recorded failures of this runner. Only --failed-only depends on them: any other
  * run sets a corrupt file aside (`warning`) rather than be blocked by it. */
-function lastFailures(request: RunRequest, adapter: Adapter, artifacts: ArtifactPaths): { last: LastFailures | null; warning: string | null } {
+function lastFailures(request: RunRequest, adapter: Runner, artifacts: ArtifactPaths): { last: LastFailures | null; warning: string | null } {
   if (!request.failedOnly) {
     const { last, warning } = readLastFailuresOrSetAside(artifacts.lastFailures);
     return { last: last?.framework === adapter.id ? last : null, warning };
@@ -221,8 +222,8 @@ async function finish(run: Execution, outcome: ProcessOutcome, follower: ReportF
 
 const keepRuns = (request: RunRequest): number => request.keepRuns ?? DEFAULT_KEEP_RUNS;
 
-/** Adapter.locate with the project's facts, read after the run and only for a failure without a line. */
-function locator(adapter: Adapter, root: string): ((failure: FailedTest) => ReturnType<NonNullable<Adapter['locate']>>) | null {
+/** Runner.locate with the project's facts, read after the run and only for a failure without a line. */
+function locator(adapter: Runner, root: string): ((failure: FailedTest) => ReturnType<NonNullable<Runner['locate']>>) | null {
   const lookup = adapter.locate?.bind(adapter);
   let facts: ProjectFacts | null = null;
   return lookup ? (failure) => lookup(failure, (facts ??= readProjectFacts(root))) : null;

@@ -1,14 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Invocation } from '../adapters/types.js';
+import type { Invocation } from '../runners/types.js';
 import { ensureDir, type ArtifactPaths } from '../store/artifacts.js';
 import { removeFile, writeJsonAtomic } from '../store/atomic.js';
 import { acquireLock } from '../store/lock.js';
 import { selfOwner } from '../store/owner.js';
 import { beginRun, pruneRuns } from '../store/runs.js';
-import { HarnessError } from './errors.js';
+import { HarnessError } from '../model/errors.js';
 import { displayCommand } from './quote.js';
-import type { RunReport } from './report.js';
+import type { RunReport } from '../model/report.js';
 
 /** How many run directories a project keeps by default (--keep-runs). */
 export const DEFAULT_KEEP_RUNS = 20;

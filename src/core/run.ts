@@ -1,12 +1,12 @@
 import path from 'node:path';
 import { selectProjects } from '../detect/roots.js';
 import { mergeDrift } from './drift.js';
-import { SCHEMA_VERSION, type RunReport } from './report.js';
-import type { Interrupts, RunRequest } from './request.js';
+import { SCHEMA_VERSION, type RunReport } from '../model/report.js';
+import type { Interrupts, RunRequest } from '../model/request.js';
 import { runProject, type ProjectRun } from './run-project.js';
 import { newRunId } from '../store/runs.js';
-import type { RunStatus, Summary } from './types.js';
-import { exitCodeOf } from './verdict.js';
+import type { RunStatus, Summary } from '../model/results.js';
+import { exitCodeOf } from '../model/exit-codes.js';
 
 /** Runs every project the request touches, one after another, and merges their reports
  * (and their results, with files made relative to the invocation directory). The run has

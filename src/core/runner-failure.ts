@@ -1,7 +1,7 @@
-import type { Adapter } from '../adapters/types.js';
+import type { Runner } from '../runners/types.js';
 import type { ProcessOutcome } from '../process/index.js';
 import { readLogHead, readLogTail } from './log-tail.js';
-import type { RunReport } from './report.js';
+import type { RunReport } from '../model/report.js';
 
 /** The runner's own first error lines are looked for in this much of the log's start:
  * a runner that fails before its tests says why before anything else. */
@@ -10,11 +10,11 @@ const QUOTED_LINES = 8;
 
 /** A runner that exited non-zero with no test result at all failed before running any
  * test (a bundle or crate it cannot resolve, a task it does not know): RUNNER_FAILED,
- * quoting its own first error lines (Adapter.failureLines), else the end of its output.
+ * quoting its own first error lines (Runner.failureLines), else the end of its output.
  * null when tests ran, or the run ended otherwise (a timeout, an interrupt, an exit code
  * by which the runner says it found no tests). */
 export function runnerFailure(
-  adapter: Pick<Adapter, 'failureLines'>,
+  adapter: Pick<Runner, 'failureLines'>,
   outcome: Pick<ProcessOutcome, 'exitCode' | 'signal' | 'timedOut' | 'interrupted'>,
   results: number,
   noTestsExitCodes: readonly number[],

@@ -1,4 +1,4 @@
-import type { ParsedReport, RunStatus, Summary, TestResult } from './types.js';
+import type { ParsedReport, RunStatus, Summary, TestResult } from '../model/results.js';
 
 export interface ProcessFacts {
   readonly exitCode: number | null;
@@ -24,21 +24,6 @@ export interface Verdict {
   readonly status: RunStatus;
   readonly warnings: readonly string[];
 }
-
-export const EXIT_CODES: Readonly<Record<RunStatus, number>> = {
-  passed: 0,
-  nothing_to_rerun: 0,
-  failed: 1,
-  error: 3,
-  abandoned: 3,
-  no_tests: 4,
-  timed_out: 124,
-  interrupted: 130,
-};
-
-/** Exit code of a report; `no_tests` exits 0 when --allow-no-tests accepted it. */
-export const exitCodeOf = (status: RunStatus, allowNoTests: boolean): number =>
-  status === 'no_tests' && allowNoTests ? 0 : EXIT_CODES[status];
 
 export function summarize(tests: readonly TestResult[] | null): Summary {
   if (tests === null) return { run: null, passed: null, failures: null, errors: null, skips: null };

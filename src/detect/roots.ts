@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { ROOT_MARKERS } from '../adapters/index.js';
+import { ROOT_MARKERS } from '../runners/index.js';
 import { workspaceTests } from './workspaces.js';
 
 const isRoot = (dir: string): boolean => ROOT_MARKERS.some((marker) => fs.existsSync(path.join(dir, marker)));

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
-import { workspacesTestCommand } from '../adapters/node-script.js';
+import { workspacesTestCommand } from '../ecosystems/node/script.js';
 
 /** An npm workspaces root whose `npm test` runs its workspaces' tests (and none of its
  * own): its tests are its workspaces'. */

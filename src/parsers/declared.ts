@@ -2,7 +2,7 @@
  * says `numFailedTests: 1` beside only passing tests has lost a failure somewhere; the
  * verdict never passes it (core/verdict.ts). Each parser says which of its numbers count
  * which tests, and leaves out entries it made up itself (load errors, unattributed ones). */
-import type { Contradiction, TestResult } from '../core/types.js';
+import type { Contradiction, TestResult } from '../model/results.js';
 
 export type Counted = 'all' | 'passed' | 'failing' | 'skipped';
 

@@ -2,8 +2,8 @@
  * producer gives no `file`/`line` attribute: a stack frame (JavaScript, Ruby, Python)
  * in the test file, or go's `file_test.go:12:` prefix. */
 import { relativeFile } from './fields.js';
-import { prefixLocation } from './go-text.js';
-import { stackFrames } from './js-stack.js';
+import StackUtils from 'stack-utils';
+import { prefixLocation } from './go-output.js';
 
 export interface Location {
   readonly file: string;
@@ -18,10 +18,16 @@ const FRAME = /(?:^|[\s(\[])((?:[A-Za-z]:)?[^\s()[\]:'"]*?[^\s()[\]:'"./]\.[A-Za
 const PY_FRAME = /File "([^"]+)", line (\d+)/g;
 const MAX_SCAN = 64 * 1024;
 
-/** V8's frames first (stack-utils reads paths with spaces, which FRAME stops at), then
- * every other language's. */
+/** V8's frames (`at f (/a b/c.js:1:2)`): stack-utils reads paths with spaces, which FRAME
+ * stops at. Paths kept whole (no cwd cut off them: a NUL is in no path). */
+const V8 = new StackUtils({ cwd: '\u0000', internals: [] });
+
+/** V8's frames first, then every other language's. */
 function* frames(text: string): Generator<{ file: string; line: number }> {
-  yield* stackFrames(text);
+  for (const line of text.split('\n')) {
+    const frame = /^\s*at /.test(line) ? V8.parseLine(line.trimEnd()) : null;
+    if (frame?.file !== undefined && frame.line !== undefined && frame.line > 0) yield { file: frame.file, line: frame.line };
+  }
   for (const re of [FRAME, PY_FRAME]) {
     re.lastIndex = 0;
     for (let m = re.exec(text); m !== null; m = re.exec(text)) {

@@ -11,10 +11,10 @@
  * tests, or of fewer failures, than the testcases show is a contradiction (declared.ts).
  * Names and ids per producer: junit-names.ts. A go parent test (`TestTable` beside `TestTable/case`)
  * counts only when it failed on its own, as in the go parser. */
-import type { Contradiction, ParseContext, ParsedReport, TestResult } from '../core/types.js';
+import type { Contradiction, ParseContext, ParsedReport, TestResult } from '../model/results.js';
 import { withContradictions } from './declared.js';
 import { appendAll, boundMessage, relativeFile } from './fields.js';
-import { messageOf as goMessage } from './go-text.js';
+import { messageOf as goMessage } from './go-output.js';
 import { goLocation, textLocation, type Location } from './junit-location.js';
 import { type CaseFacts, type Dialect, dialectOfCase, dialectOfRoot, dialectOfSuite, lineOfFileAttr, nameOf, positive, stripLine } from './junit-names.js';
 import { FinishedCount, MAX_TEXT, readDocument } from './junit-document.js';

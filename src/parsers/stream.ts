@@ -1,4 +1,4 @@
-import type { ParseContext, ParsedReport } from '../core/types.js';
+import type { ParseContext, ParsedReport } from '../model/results.js';
 
 /** A parser fed the report as it grows: run-tests follows a report file while the
  * runner writes it, so parsing overlaps the run and memory holds results, not text.

@@ -12,7 +12,7 @@
  * the count is a contradiction (declared.ts), unless the plan came first and fewer test
  * points follow it (a cut-off report). So is a closing `# fail N` against the tests. */
 import { Parser, type FinalResults, type Result } from 'tap-parser';
-import type { Contradiction, ParseContext, ParsedReport, TestResult } from '../core/types.js';
+import type { Contradiction, ParseContext, ParsedReport, TestResult } from '../model/results.js';
 import { withContradictions } from './declared.js';
 import { boundMessage, relativeFile } from './fields.js';
 import { textLocation } from './junit-location.js';

@@ -1,5 +1,11 @@
+import { formatMs } from './clock.js';
 import { commandOf, findMarkedProcesses, type MarkedProcess } from './marker.js';
 import { groupMembers } from './kill.js';
+import type { Timers } from './timers.js';
+import type { ProcessTree } from './tree.js';
+
+/** How long group members (and marked processes) may outlive the runner before they count as leftovers. */
+export const LEFTOVER_WAIT_MS = 500;
 
 /** After SIGKILL processes die in moments; never wait for them forever. */
 const REAP_DEADLINE_MS = 2000;
@@ -59,5 +65,75 @@ async function markedGoneWithin(runId: string, ms: number): Promise<boolean> {
     if (findMarkedProcesses(runId).length === 0) return true;
     if (Date.now() >= end) return false;
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+}
+
+/** What the leftover watch asks of the run. */
+export interface LeftoverHooks {
+  /** Look whether the run is over. */
+  check(): void;
+  /** False once the run is over or the runner's pipes closed. */
+  reading(): boolean;
+  /** Bytes of the runner's output read so far. */
+  outputBytes(): number;
+  note(line: string): void;
+  /** Stop reading the runner's pipes. */
+  stopReading(): void;
+}
+
+/** What outlives the runner: processes of its tree still running LEFTOVER_WAIT_MS after
+ * it exited are leaks, to be listed and ended; and a process outside the tree holding
+ * its output pipes open is waited for only while output still comes. */
+export class LeftoverWatch {
+  private waitIsOver = false;
+  private found: readonly MarkedProcess[] = [];
+
+  constructor(
+    private readonly tree: ProcessTree,
+    private readonly graceMs: number,
+    private readonly timers: Timers,
+    private readonly hooks: LeftoverHooks,
+  ) {}
+
+  /** LEFTOVER_WAIT_MS have passed since the runner exited. */
+  get waitOver(): boolean {
+    return this.waitIsOver;
+  }
+
+  /** The leaks, once collect() found them; empty otherwise. */
+  get leaked(): readonly MarkedProcess[] {
+    return this.found;
+  }
+
+  /** The runner exited: what of its tree runs LEFTOVER_WAIT_MS from now is left over. */
+  runnerExited(): void {
+    this.timers.after(LEFTOVER_WAIT_MS, () => {
+      this.waitIsOver = true;
+      this.hooks.check();
+      this.watchPipeHolders();
+    });
+  }
+
+  /** Lists what is still running as the leaks, and returns why the tree is ended, for the log. */
+  collect(): string {
+    this.found = this.tree.leftovers();
+    return `the runner exited but processes it started were still running ${formatMs(LEFTOVER_WAIT_MS)} later`;
+  }
+
+  /** The group is gone (or was sent SIGKILL) but the output pipes may stay open: a process
+   * outside the group (one that called setsid) holds them. Once output stops, stop reading. */
+  watchPipeHolders(): void {
+    if (this.hooks.reading()) this.lookAtPipeHolders(this.hooks.outputBytes());
+  }
+
+  private lookAtPipeHolders(bytesBefore: number): void {
+    this.timers.after(Math.max(this.graceMs, LEFTOVER_WAIT_MS), () => {
+      if (!this.hooks.reading()) return;
+      if (this.tree.alive() || this.hooks.outputBytes() !== bytesBefore) {
+        return this.lookAtPipeHolders(this.hooks.outputBytes());
+      }
+      this.hooks.note(`output pipes still held open by a process outside process group ${this.tree.pgid}; stopped reading`);
+      this.hooks.stopReading();
+    });
   }
 }

@@ -1,5 +1,5 @@
 import { statSync } from 'node:fs';
-import { HarnessError } from '../core/errors.js';
+import { HarnessError } from '../model/errors.js';
 
 /** Turns a failed spawn into a HarnessError naming the command and where it ran. */
 export function spawnError(error: NodeJS.ErrnoException, argv: readonly string[], cwd: string): HarnessError {

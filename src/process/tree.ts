@@ -5,7 +5,7 @@ import { markedPids, RUN_ID_ENV, type MarkedProcess } from './marker.js';
 /** Everything a run started: the runner's process group, and every process outside it
  * that carries the run's marker (one that called setsid, or a daemon's double fork). */
 export class ProcessTree {
-  constructor(private readonly pgid: number, private readonly runId: string | null) {}
+  constructor(readonly pgid: number, private readonly runId: string | null) {}
 
   /** True while a process of the group or a marked one is running (zombies do not count). */
   alive(): boolean {

@@ -1,6 +1,6 @@
 import type { ChalkInstance } from 'chalk';
-import type { RunReport } from '../core/report.js';
-import type { FailedTestRecord, RunStatus, Summary } from '../core/types.js';
+import type { RunReport } from '../model/report.js';
+import type { FailedTestRecord, RunStatus, Summary } from '../model/results.js';
 import { visible } from './visible.js';
 
 const HEADLINE: Readonly<Record<RunStatus, string>> = {

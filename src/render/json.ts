@@ -1,4 +1,4 @@
-import type { RunReport } from '../core/report.js';
+import type { RunReport } from '../model/report.js';
 
 /** JSON.stringify escapes C0 controls but leaves DEL and C1 (U+009B is a CSI) raw; as
  * `\u009b` they are the same string to a JSON reader and inert on a terminal. Outside

@@ -1,6 +1,6 @@
 import { stripVTControlCharacters } from 'node:util';
-import type { RunReport } from '../core/report.js';
-import type { RunStatus, TestResult } from '../core/types.js';
+import type { RunReport } from '../model/report.js';
+import type { RunStatus, TestResult } from '../model/results.js';
 
 /** JUnit XML of a run or an import, as CI systems read it (Jenkins' junit-10.xsd):
  * one <testsuite> per file, tests without a file in one suite named after the

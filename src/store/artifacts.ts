@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { HarnessError } from '../core/errors.js';
+import { HarnessError } from '../model/errors.js';
 import { removeFile } from './atomic.js';
 import { RUN_LOG, RUN_REPORT, runDir } from './runs.js';
 

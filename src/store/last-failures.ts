@@ -1,6 +1,6 @@
 import fs from 'node:fs';
-import { HarnessError } from '../core/errors.js';
-import type { FailedTestRecord, RunStatus } from '../core/types.js';
+import { HarnessError } from '../model/errors.js';
+import type { FailedTestRecord, RunStatus } from '../model/results.js';
 import { openRead, writeJsonAtomic } from './atomic.js';
 
 /** 2 added `last_run`. Version 1 files (written only after runs with results) are read

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { RunReport } from '../core/report.js';
+import type { RunReport } from '../model/report.js';
 import type { ArtifactPaths } from './artifacts.js';
 import { writeJsonAtomic } from './atomic.js';
 import { ownerAlive, isOwner, type Owner } from './owner.js';

@@ -3,7 +3,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'fs-extra';
 import os from 'node:os';
 import path from 'node:path';
-import type { RunReport } from '../../src/core/report.js';
+import type { RunReport } from '../../src/model/report.js';
 import { copyFixture, hasTools, REPO, runCli, runJson, type CliResult } from './helpers.js';
 
 /** Issue 20, item 5: nothing run-tests writes can be turned against the user. Every case

@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'fs-extra';
 import os from 'node:os';
 import path from 'node:path';
-import type { RunReport } from '../../src/core/report.js';
+import type { RunReport } from '../../src/model/report.js';
 import { copyFixture, failures as inOrder, hasTools, processGone, runCli, runJson, waitFor } from './helpers.js';
 
 const suite = hasTools('cargo') ? describe : describe.skip;

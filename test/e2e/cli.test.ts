@@ -22,10 +22,10 @@ describe('the command line', () => {
   });
 
   it('lists every runner for --runner', async () => {
-    const { ADAPTERS } = await import('../../src/adapters/index.js');
+    const { RUNNERS } = await import('../../src/runners/index.js');
     const { stdout } = await runCli(['--help']);
     const listed = /--runner <id>\s+use this runner instead of detecting one\s+\(([^)]*)\)/.exec(stdout.replace(/\s+/g, ' '))?.[1];
-    expect(listed?.split(', ').sort()).toEqual(ADAPTERS.map((a) => a.id).sort());
+    expect(listed?.split(', ').sort()).toEqual(RUNNERS.map((a) => a.id).sort());
   });
 
   it('rejects JSON schema violations (the validator itself can fail)', () => {

@@ -3,7 +3,7 @@ import fs from 'fs-extra';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { RunReport } from '../../src/core/report.js';
+import type { RunReport } from '../../src/model/report.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { XMLParser } from 'fast-xml-parser';
 
@@ -98,3 +98,14 @@ export function runFile(dir: string, name: string, runId?: string | null): strin
 }
 
 export const RUN_ID = /^\d{8}-\d{6}\.\d{3}-[0-9a-f]{8}$/;
+
+const validateEvent = new Ajv2020({ allErrors: true }).compile(fs.readJsonSync(path.join(REPO, 'schema/events.schema.json')));
+
+/** The events an injected reporter wrote, each checked against schema/events.schema.json. */
+export function readEvents(file: string): Record<string, unknown>[] {
+  return fs.readFileSync(file, 'utf8').split('\n').filter((line) => line.trim() !== '').map((line) => {
+    const event = JSON.parse(line) as Record<string, unknown>;
+    if (!validateEvent(event)) throw new Error(`${file}: event does not match schema/events.schema.json: ${line}\n${JSON.stringify(validateEvent.errors)}`);
+    return event;
+  });
+}

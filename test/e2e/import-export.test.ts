@@ -3,7 +3,7 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import fs from 'fs-extra';
 import os from 'node:os';
 import path from 'node:path';
-import type { RunReport } from '../../src/core/report.js';
+import type { RunReport } from '../../src/model/report.js';
 import { copyFixture, failures, hasTools, REPO, runCli, runFile, runJson } from './helpers.js';
 
 const OUTPUTS = path.join(REPO, 'test/fixtures/outputs');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import fs from 'fs-extra';
 import path from 'node:path';
-import type { RunReport } from '../../src/core/report.js';
+import type { RunReport } from '../../src/model/report.js';
 import type { DetectionReport } from '../../src/cli/detect-command.js';
 import { copyFixture, failures, REPO, runCli, runJson } from './helpers.js';
 

@@ -1,18 +1,16 @@
 import { describe, expect, it } from '@jest/globals';
 import fs from 'fs-extra';
 import path from 'node:path';
-import { copyFixture, failures, hasTools, runFile, runJson } from './helpers.js';
+import { copyFixture, failures, hasTools, readEvents, runFile, runJson } from './helpers.js';
 
 const suite = hasTools('ruby', 'bundle', 'rake') ? describe : describe.skip;
 
 const SAME_NAME = 'unhash#test_0001_unhashes';
 const REASON = 'Gemfile found, without bin/rails or rspec in Gemfile.lock: minitest through `bundle exec rake spec`';
 
-/** The definition lines of the test lines in the run's report, in the order minitest ran them. */
+/** The definition lines of the tests in the run's events, in the order minitest ran them. */
 async function ranLines(dir: string): Promise<number[]> {
-  return (await fs.readFile(runFile(dir, 'minitest.jsonl'), 'utf8')).trim().split('\n')
-    .map((line) => JSON.parse(line) as { type: string; line: number })
-    .filter((line) => line.type === 'test').map((line) => line.line);
+  return readEvents(runFile(dir, 'minitest.jsonl')).filter((event) => event['event'] === 'test_end').map((event) => event['line'] as number);
 }
 
 /** minitest's own count, from its summary line in the log. */
@@ -107,7 +105,7 @@ suite('a test name that is not valid UTF-8', () => {
     ]);
     const passed = (await fs.readFile(runFile(dir, 'minitest.jsonl'), 'utf8')).split('\n')
       .filter((line) => line.includes('BinaryNameTest') && line.includes('"passed"')).map((line) => (JSON.parse(line) as { name: string }).name);
-    expect(passed).toEqual(['test_caf\uFFFD']);
+    expect(passed).toEqual(['BinaryNameTest#test_caf\uFFFD']);
     const rerun = await runJson(['--cwd', dir, '--failed-only', 'test/binary_name_test.rb']);
     expect([rerun.exitCode, rerun.report.summary.run, rerun.report.rerun]).toEqual([1, 1, { selected: 1, not_run: [] }]);
     expect(failures(rerun.report)).toEqual([['BinaryNameTest#test_fails_\uFFFD', 'test/binary_name_test.rb', 5, 'failed']]);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import fs from 'fs-extra';
 import path from 'node:path';
-import { copyFixture, failures, hasTools, processGone, runCli, runFile, runJson, waitFor } from './helpers.js';
+import { copyFixture, failures, hasTools, processGone, readEvents, runCli, runFile, runJson, waitFor } from './helpers.js';
 
 const suite = hasTools('ruby', 'bundle', 'rake') ? describe : describe.skip;
 
@@ -52,9 +52,9 @@ suite('minitest through bundle exec rake test', () => {
     }
   });
 
-  it('writes a passing test\'s line with every key of a test line but the failure keys, names escaped', async () => {
+  it('writes a passing test\'s event with every key of a test_end but the failure keys, names escaped, as the schema says', async () => {
     const dir = await copyFixture('minitest-mixed');
-    // Passing lines come from a template rather than a Hash: a name that needs escaping proves its JSON.
+    // Passing events come from a template rather than a Hash: a name that needs escaping proves its JSON.
     const odd = 'test_"quoted" \\ back\tslash ü';
     await fs.writeFile(path.join(dir, 'test/odd_name_test.rb'), [
       'require "test_helper"', '', 'class OddNameTest < Minitest::Test',
@@ -62,10 +62,11 @@ suite('minitest through bundle exec rake test', () => {
     ].join('\n'));
     const { report } = await runJson(['--cwd', dir]);
     expect(report.summary).toEqual({ run: 9, passed: 6, failures: 1, errors: 1, skips: 1 });
-    const lines = (await fs.readFile(runFile(dir, 'minitest.jsonl'), 'utf8')).trim().split('\n')
-      .map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line['type'] === 'test');
-    const passed = lines.filter((line) => line['status'] === 'passed');
-    expect(passed.map((line) => [`${line['class']}#${line['name']}`, line['file'], line['line']]).sort()).toEqual([
+    const events = readEvents(runFile(dir, 'minitest.jsonl'));
+    expect([events[0]?.['event'], events.at(-1)?.['event'], events.at(-1)?.['totals']]).toEqual(['run_start', 'run_end', { tests: 9, failed: 1, errors: 1, skipped: 1 }]);
+    const tests = events.filter((event) => event['event'] === 'test_end');
+    const passed = tests.filter((event) => event['status'] === 'passed');
+    expect(passed.map((event) => [event['name'], event['file'], event['line']]).sort()).toEqual([
       [`OddNameTest#${odd}`, path.join(dir, 'test/odd_name_test.rb'), 4],
       ['TextTest#test_reverse', path.join(dir, 'test/text_test.rb'), 8],
       ['TextTest#test_upcase', path.join(dir, 'test/text_test.rb'), 4],
@@ -73,12 +74,13 @@ suite('minitest through bundle exec rake test', () => {
       ['WidgetTest#test_with [brackets] (and parens)', path.join(dir, 'test/widget_test.rb'), 20],
       ['WidgetTest#test_with spaces in the name', path.join(dir, 'test/widget_test.rb'), 24],
     ]);
-    for (const line of passed) {
-      expect(Object.keys(line)).toEqual(['type', 'class', 'name', 'status', 'time', 'file', 'line']);
-      expect(line['time']).toEqual(expect.any(Number));
+    for (const event of passed) {
+      expect(Object.keys(event)).toEqual(['event', 'name', 'file', 'line', 'status', 'duration_ms']);
+      expect(event['duration_ms']).toEqual(expect.any(Number));
     }
-    const failed = lines.find((line) => line['status'] === 'failed');
-    expect(Object.keys(failed ?? {})).toEqual([...Object.keys(passed[0] ?? {}), 'failure_file', 'failure_line', 'exception', 'message']);
+    const failed = tests.find((event) => event['status'] === 'failed');
+    expect(Object.keys(failed ?? {})).toEqual([...Object.keys(passed[0] ?? {}), 'message', 'location']);
+    expect(failed?.['location']).toEqual({ file: path.join(dir, 'test/widget_test.rb'), line: 9 });
   });
 
   it('says nothing_to_rerun (exit 0) after a passing run', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import fs from 'fs-extra';
 import path from 'node:path';
-import { copyFixture, failures, hasTools, processGone, REPO, runJson, waitFor } from './helpers.js';
+import { copyFixture, failures, hasTools, processGone, readEvents, REPO, runFile, runJson, waitFor } from './helpers.js';
 
 const suite = hasTools('node') ? describe : describe.skip;
 
@@ -91,6 +91,8 @@ suite('mocha', () => {
     expect([exitCode, report.status, report.exit_status]).toEqual([3, 'error', 1]);
     expect(report.summary).toEqual({ run: 1, passed: 1, failures: 0, errors: 0, skips: 0 });
     expect(report.warnings[0]).toBe('mocha exited with code 1 before its run ended, in test/exit.spec.js, during "exit calls process.exit"');
+    // The launcher's exit listener ends the events file: the run stopped early, and where.
+    expect(readEvents(runFile(dir, 'mocha-events.jsonl')).map((e) => e['event'])).toEqual(['run_start', 'test_start', 'test_end', 'test_start', 'run_end']);
   });
 
   it('says RUNNER_MISSING (exit 3) with the install hint when mocha is not installed', async () => {
@@ -98,6 +100,16 @@ suite('mocha', () => {
     const { exitCode, report } = await runJson(['--cwd', dir]);
     expect([exitCode, report.status, report.error?.code]).toEqual([3, 'error', 'RUNNER_MISSING']);
     expect(report.error?.message).toMatch(/mocha is not installed.*npm install/);
+  });
+
+  it('says RUNNER_UNSUPPORTED (exit 3) when the mocha found lacks the modules the launcher drives', async () => {
+    const dir = await copyFixture('mocha-exit');
+    await fs.outputJson(path.join(dir, 'node_modules/mocha/package.json'), { name: 'mocha', version: '11.0.0' });
+    await fs.outputFile(path.join(dir, 'node_modules/.bin/mocha'), '');
+    const { exitCode, report } = await runJson(['--cwd', dir]);
+    expect([exitCode, report.status, report.error?.code]).toEqual([3, 'error', 'RUNNER_UNSUPPORTED']);
+    expect(report.error?.message).toMatch(new RegExp(`^the mocha in ${dir}/node_modules/mocha cannot be run by run-tests: Cannot find module '${dir}/node_modules/mocha/lib/mocha\\.js'`));
+    expect(readEvents(runFile(dir, 'mocha-events.jsonl')).map((e) => e['event'])).toEqual(['unusable']);
   });
 
   it('kills the whole process tree on timeout and keeps the tests that finished', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import fs from 'fs-extra';
 import path from 'node:path';
-import { copyFixture, failures, hasTools, processGone, runJson, waitFor } from './helpers.js';
+import { copyFixture, failures, hasTools, processGone, readEvents, runFile, runJson, waitFor } from './helpers.js';
 
 const suite = hasTools('node') ? describe : describe.skip;
 
@@ -34,6 +34,9 @@ suite('node --test', () => {
     ]);
     expect(report.failed_tests.map((t) => t.message)).toEqual(['Expected values to be strictly equal:\n\n2 !== 3', 'TypeError: widget exploded: too hot', 'second is false']);
     expect(await fs.readFile(path.join(dir, '.run-tests/last-test.log'), 'utf8')).toMatch(/✖ adds wrongly/);
+    const events = readEvents(runFile(dir, 'node-test-events.jsonl'));
+    expect([events[0]?.['runner'], events[0]?.['runner_version'], events.filter((e) => e['event'] === 'test_end').length, events.at(-1)?.['event']])
+      .toEqual(['node-test', process.versions.node, 11, 'run_end']);
   });
 
   it('reruns exactly the previous failures, names with brackets and parentheses included', async () => {

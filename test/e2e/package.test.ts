@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { execFile } from 'node:child_process';
+import { isBuiltin } from 'node:module';
 import fs from 'fs-extra';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,22 +16,34 @@ describe('the npm package', () => {
     const { stdout } = await run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work], { cwd: REPO });
     const [{ filename, files }] = JSON.parse(stdout) as [{ filename: string; files: { path: string }[] }];
     const paths = files.map((f) => f.path);
-    for (const required of ['bin/run-tests.js', 'bin/package.json', 'dist/run-tests.cjs', 'dist/run-tests.cache', 'dist/tap-parser.cjs', 'reporters/minitest/minitest/run_tests_plugin.rb',
+    for (const required of ['bin/run-tests.js', 'dist/run-tests.cjs', 'reporters/minitest/minitest/run_tests_plugin.rb',
       'reporters/minitest/run_tests/minitest_boot.rb', 'reporters/rspec/run_tests_formatter.rb',
-      'reporters/shared/jsonl-writer.cjs', 'schema/report.schema.json', 'README.md']) {
+      'reporters/shared/jsonl-writer.cjs', 'schema/report.schema.json', 'schema/events.schema.json', 'README.md',
+      'docs/runners/jest.md', 'docs/architecture.md']) {
       expect(paths).toContain(required);
     }
-    expect(paths.filter((p) => p.startsWith('test/') || p.startsWith('src/'))).toEqual([]);
+    // The README's links to the runner pages work where the package is shown; Python's caches stay out.
+    expect(paths.filter((p) => p.startsWith('test/') || p.startsWith('src/') || p.includes('__pycache__'))).toEqual([]);
     const prefix = path.join(work, 'prefix');
     await run('npm', ['install', '--global', '--prefer-offline', '--no-audit', '--no-fund', '--prefix', prefix, path.join(work, filename)], { cwd: work });
     const { version } = await fs.readJson(path.join(REPO, 'package.json'));
     const installed = await run(path.join(prefix, 'bin/run-tests'), ['--version'], { cwd: work });
     expect(installed.stdout).toBe(`${version}\n`);
-    // The TAP parser is a file of its own beside the bundle (scripts/build.js).
+    // tap-parser, the one library the bundle leaves out, loads from the install's node_modules.
     await fs.writeFile(path.join(work, 'run.tap'), 'TAP version 13\n1..2\nok 1 - adds\nnot ok 2 - subtracts\n');
     const failed = await run(path.join(prefix, 'bin/run-tests'), ['parse', '--format', 'tap', '--json', 'run.tap'], { cwd: work })
       .then(() => null, (error: { code: number; stdout: string }) => error);
     expect(failed?.code).toBe(1);
     expect(JSON.parse(failed?.stdout ?? '').summary).toMatchObject({ run: 2, passed: 1, failures: 1 });
+  });
+
+  it('depends on exactly the packages the bundle loads from node_modules, and on no other', async () => {
+    const bundle = await fs.readFile(path.join(REPO, 'dist/run-tests.cjs'), 'utf8');
+    const loaded = new Set([...bundle.matchAll(/\brequire\("([^"]+)"\)/g)].map((m) => m[1] as string).filter((name) => !isBuiltin(name)));
+    const { dependencies = {}, devDependencies = {} } = await fs.readJson(path.join(REPO, 'package.json'));
+    expect([...loaded].sort()).toEqual(Object.keys(dependencies).sort());
+    // What the bundle holds was installed as a devDependency: commander is one of them.
+    expect(bundle).toContain('node_modules/commander/');
+    expect(Object.keys(devDependencies)).toContain('commander');
   });
 });

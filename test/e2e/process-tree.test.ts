@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import fs from 'fs-extra';
 import path from 'node:path';
-import type { RunReport } from '../../src/core/report.js';
+import type { RunReport } from '../../src/model/report.js';
 import { copyFixture, hasTools, processGone, runCli, runJson, validateReport, waitFor } from './helpers.js';
 
 const suite = hasTools('node', 'setsid', 'sleep') ? describe : describe.skip;

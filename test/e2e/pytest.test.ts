@@ -3,8 +3,8 @@ import { spawnSync } from 'node:child_process';
 import fs from 'fs-extra';
 import os from 'node:os';
 import path from 'node:path';
-import type { RunReport } from '../../src/core/report.js';
-import { copyFixture, failures, hasTools, processGone, REPO, runCli, runJson, waitFor } from './helpers.js';
+import type { RunReport } from '../../src/model/report.js';
+import { copyFixture, failures, hasTools, processGone, readEvents, REPO, runCli, runFile, runJson, waitFor } from './helpers.js';
 
 const suite = hasTools('python3', 'pytest-3') ? describe : describe.skip;
 
@@ -91,6 +91,22 @@ const IN_PACKAGE_FAILURES = [
     expect(log).toMatch(/5 failed, 7 passed, 1 skipped, 1 xfailed, 1 xpassed, 2 errors/);
     const saved = await fs.readJson(path.join(dir, '.run-tests/last-failures.json'));
     expect(saved.failed_tests.map((t: { id: string }) => t.id)).toEqual(MIXED_FAILURES.map(([id]) => id));
+  });
+
+  it('writes the event format: one test_end per test, and pytest\'s own totals in run_end', async () => {
+    const dir = await copyFixture('pytest-mixed');
+    const { report } = await runJson(['--cwd', dir], { env });
+    const events = readEvents(runFile(dir, 'pytest.jsonl', report.run_id));
+    expect(events[0]).toEqual({ event: 'run_start', schema: 1, runner: 'pytest', runner_version: version, pid: expect.any(Number) });
+    const ends = events.filter((e) => e.event === 'test_end');
+    expect([ends.length, events.filter((e) => e.event === 'test_start').length]).toEqual([16, 16]);
+    expect(ends.find((e) => e.id === 'tests/test_widget.py::test_leaks')).toMatchObject({
+      file: path.join(dir, 'tests/test_widget.py'), line: 29, status: 'error', message: 'at teardown: OSError: could not release resource',
+      location: { file: path.join(dir, 'tests/test_widget.py'), line: 26 },
+    });
+    expect(events.at(-1)).toEqual({
+      event: 'run_end', pid: events[0]?.pid, interrupted: false, totals: { tests: 16, failed: 5, errors: 2, skipped: 2, passed: 7 },
+    });
   });
 
   it('reruns exactly the previous failures by node id, a bracketed parametrize id included', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import fs from 'fs-extra';
 import path from 'node:path';
-import { copyFixture, failures, hasTools, runJson } from './helpers.js';
+import { copyFixture, failures, hasTools, readEvents, runFile, runJson } from './helpers.js';
 
 const suite = hasTools('ruby', 'bundle') ? describe : describe.skip;
 
@@ -19,6 +19,10 @@ suite('rails through bin/rails test', () => {
     expect(report.failed_tests.find((t) => t.status === 'error')?.message).toBe('ZeroDivisionError: cannot divide 1 by zero');
     // Both workers ran tests: the fixture leaves one file per test process.
     expect((await fs.readdir(path.join(dir, 'tmp/test-pids'))).length).toBeGreaterThanOrEqual(2);
+    // The workers' results reach the reporter in the parent: one run_start and run_end, valid events.
+    const events = readEvents(runFile(dir, 'minitest.jsonl'));
+    expect(['run_start', 'test_end', 'run_end'].map((name) => events.filter((e) => e['event'] === name).length)).toEqual([1, 10, 1]);
+    expect(events.at(-1)?.['totals']).toEqual({ tests: 10, failed: 1, errors: 1, skipped: 1 });
   });
 
   it('reruns the failures by exact name with -n, including brackets and parentheses', async () => {

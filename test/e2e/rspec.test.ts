@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import fs from 'fs-extra';
 import path from 'node:path';
-import { copyFixture, failures, hasTools, processGone, runJson, waitFor } from './helpers.js';
+import { copyFixture, failures, hasTools, processGone, readEvents, runFile, runJson, waitFor } from './helpers.js';
 
 const suite = hasTools('ruby', 'bundle', 'rspec') ? describe : describe.skip;
 
@@ -30,6 +30,11 @@ suite('rspec through bundle exec rspec', () => {
     expect(report.failed_tests[0]?.message).toBe('expected: 3\n     got: 2\n\n(compared using ==)');
     expect(report.failed_tests[1]?.message).toBe('ArgumentError: no config named missing');
     expect(await fs.readFile(path.join(dir, '.run-tests/last-test.log'), 'utf8')).toContain('13 examples, 6 failures, 3 pending');
+    // The stream the formatter wrote beside rspec's JSON: valid events with rspec's own totals.
+    const events = readEvents(runFile(dir, 'rspec-events.jsonl'));
+    const ended = events.filter((e) => e['event'] === 'test_end');
+    expect(ended.filter((e) => e['status'] !== 'passed' && e['status'] !== 'skipped').map((e) => e['id'])).toEqual(report.failed_tests.map((t) => t.id));
+    expect(events.at(-1)).toMatchObject({ event: 'run_end', totals: { tests: 13, failed: 6, errors: 0, skipped: 3 }, interrupted: false });
   });
 
   it('reruns exactly the failures by example id, even two examples defined on one line', async () => {

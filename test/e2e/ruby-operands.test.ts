@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import fs from 'fs-extra';
 import path from 'node:path';
-import type { RunReport } from '../../src/core/report.js';
+import type { RunReport } from '../../src/model/report.js';
 import { copyFixture, failures, hasTools, runCli, validateReport } from './helpers.js';
 
 const suite = hasTools('ruby', 'bundle', 'rake', 'rspec') ? describe : describe.skip;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import fs from 'fs-extra';
 import path from 'node:path';
-import type { RunReport } from '../../src/core/report.js';
+import type { RunReport } from '../../src/model/report.js';
 import { copyFixture, hasTools, runCli, runJson } from './helpers.js';
 
 /** A runner that fails before any test runs is `error` RUNNER_FAILED, in its own words. */

@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'fs-extra';
 import os from 'node:os';
 import path from 'node:path';
-import type { RunReport } from '../../src/core/report.js';
+import type { RunReport } from '../../src/model/report.js';
 import { copyFixture, failures, hasTools, RUN_ID, runCli, runFile, validateReport } from './helpers.js';
 
 /** A run's --json output as printed (for byte comparisons) and as parsed, checked against the schema. */

@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import fs from 'fs-extra';
 import path from 'node:path';
 import { RUNNER_VERSIONS } from '../../scripts/runner-versions.js';
-import { copyFixture, failures, runJson } from './helpers.js';
+import { copyFixture, failures, readEvents, runJson } from './helpers.js';
 import { JEST_MIXED_FAILURES, sorted } from './expected.js';
 import { installedPackages, installedSets, versionFixture } from './runner-versions.js';
 
@@ -27,6 +27,11 @@ describe.each(sets.length > 0 ? sets : ['none installed'])('jest version matrix:
     expect([exitCode, report.status, report.warnings]).toEqual([1, 'failed', []]);
     expect(report.summary).toEqual({ run: 10, passed: 3, failures: 3, errors: 2, skips: 2 });
     expect(sorted(failures(report))).toEqual(JEST_MIXED_FAILURES);
+    // The reporter writes the one event format, every line valid by its schema, on every major.
+    const events = readEvents(path.join(dir, `.run-tests/runs/${report.run_id}/jest-events.jsonl`));
+    expect(events[0]).toMatchObject({ event: 'run_start', runner: 'jest', runner_version: expect.stringMatching(new RegExp(`^${id.split('-')[1]}\\.`)), files: 3 });
+    expect([events.filter((e) => e['event'] === 'test_end').length, events.filter((e) => e['event'] === 'error').length]).toEqual([9, 1]);
+    expect(events.at(-1)).toMatchObject({ event: 'run_end', totals: { tests: 10, passed: 3, failed: 4, errors: 1, skipped: 2, deselected: 0 }, interrupted: false });
     const byName = Object.fromEntries(report.failed_tests.map((t) => [t.test_name, t.message]));
     expect(byName['math › add › adds negatives']).toBe('expect(received).toBe(expected) // Object.is equality\n\nExpected: -3\nReceived: -2');
     expect(byName['load error: test/broken.test.js']).toBe('Error: broken at load: object');

@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import fs from 'fs-extra';
 import path from 'node:path';
 import { RUNNER_VERSIONS } from '../../scripts/runner-versions.js';
-import { copyFixture, failures, runFile, runJson } from './helpers.js';
+import { copyFixture, failures, readEvents, runFile, runJson } from './helpers.js';
 import { sorted } from './expected.js';
 import { installedPackages, installedSets, versionFixture } from './runner-versions.js';
 
@@ -30,8 +30,9 @@ describe.each(sets.length > 0 ? sets : ['none installed'])('mocha version matrix
       ['math adds wrongly', 'spec/math.spec.js', 10, 'failed', 'Expected values to be strictly equal:\n\n2 !== 3'],
       ['math explodes', 'spec/math.spec.js', 14, 'error', 'TypeError: widget exploded: too hot'],
     ]);
-    const [launch] = (await fs.readFile(runFile(dir, 'mocha-events.jsonl'), 'utf8')).split('\n');
-    expect(JSON.parse(launch ?? '')).toMatchObject({ type: 'launch', mocha: installedPackages(id)['mocha'] });
+    const events = readEvents(runFile(dir, 'mocha-events.jsonl'));
+    expect(events[0]).toMatchObject({ event: 'run_start', runner: 'mocha', runner_version: installedPackages(id)['mocha'] });
+    expect(events.at(-1)).toMatchObject({ event: 'run_end', totals: { passed: 5, failed: 2, skipped: 2 } });
     const rerun = await runJson(['--cwd', dir, '--failed-only']);
     expect([rerun.exitCode, rerun.report.rerun, rerun.report.summary]).toEqual([1, { selected: 2, not_run: [] }, { run: 2, passed: 0, failures: 1, errors: 1, skips: 0 }]);
     expect(failures(rerun.report)).toEqual(failures(report));
@@ -54,6 +55,16 @@ describe.each(sets.length > 0 ? sets : ['none installed'])('mocha version matrix
     const dir = await versionFixture('mocha-load-error', id);
     const { exitCode, report } = await runJson(['--cwd', dir]);
     expect([exitCode, report.status, failures(report)]).toEqual([1, 'failed', [['load error: test/b_broken.spec.js', 'test/b_broken.spec.js', 1, 'error']]]);
+  });
+
+  it('counts a test whose done() is called twice once, with both failures, and agrees with mocha\'s totals', async () => {
+    const dir = await versionFixture('mocha-done-twice', id);
+    const { report } = await runJson(['--cwd', dir]);
+    expect([report.status, report.warnings, report.summary]).toEqual(['failed', [], { run: 3, passed: 1, failures: 1, errors: 1, skips: 0 }]);
+    expect(report.failed_tests.map((t) => [t.test_name, t.line, t.status, t.message.replace(/ of file .*/, '')])).toEqual([
+      ['done fails, then is called again', 10, 'failed', 'Expected values to be strictly equal:\n\n1 !== 2\n\nError: done() called multiple times in test <done fails, then is called again>'],
+      ['done passes, then is called again', 20, 'error', 'Error: done() called multiple times in test <done passes, then is called again>'],
+    ]);
   });
 
   it('is an error naming the file and test when a test calls process.exit, never a pass', async () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import fs from 'fs-extra';
 import path from 'node:path';
 import { RUNNER_VERSIONS } from '../../scripts/runner-versions.js';
-import { copyFixture, failures, runJson } from './helpers.js';
+import { copyFixture, failures, readEvents, runJson } from './helpers.js';
 import { VITEST_MIXED_FAILURES, sorted } from './expected.js';
 import { installedPackages, installedSets, versionFixture } from './runner-versions.js';
 
@@ -28,6 +28,11 @@ describe.each(sets.length > 0 ? sets : ['none installed'])('vitest version matri
     expect(report.summary).toEqual({ run: 11, passed: 3, failures: 3, errors: 3, skips: 2 });
     // The lines are the failing assertions' (a test's definition line only for the timeout).
     expect(sorted(failures(report))).toEqual(VITEST_MIXED_FAILURES);
+    // The reporter writes the one event format, every line valid by its schema, on every major.
+    const events = readEvents(path.join(dir, `.run-tests/runs/${report.run_id}/vitest-events.jsonl`));
+    expect(events[0]).toMatchObject({ event: 'run_start', runner: 'vitest', runner_version: expect.stringMatching(new RegExp(`^${id.split('-')[1]}\\.`)), files: 3 });
+    expect([events.filter((e) => e['event'] === 'test_end').length, events.filter((e) => e['event'] === 'error').length]).toEqual([10, 1]);
+    expect(events.at(-1)).toMatchObject({ event: 'run_end', totals: { tests: 11, passed: 3, failed: 5, errors: 1, skipped: 2, deselected: 0 }, interrupted: false });
     const byName = Object.fromEntries(report.failed_tests.map((t) => [t.test_name, t.message]));
     expect(byName['math > add > adds negatives']).toBe('expected -2 to be -3 // Object.is equality');
     expect(byName['load error: test/broken.test.ts']).toBe('Error: broken at load: function');

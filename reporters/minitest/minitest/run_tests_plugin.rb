@@ -25,7 +25,7 @@ module Minitest
     RunTestsFiles.select(JSON.parse(files)) if files && !files.empty?
     RunTestsMinitest.forget_environment
 
-    reporter << RunTestsMinitest::JsonlReporter.new(path, options)
+    reporter << RunTestsMinitest::EventReporter.new(path, options)
   end
 
   # The tests defined in the given files or below the given directories, for a task that

@@ -2,16 +2,19 @@
 
 require "json"
 
-# Helpers shared by the reporter and by minitest_boot.rb (crash lines); free of Minitest.
+# Helpers shared by the reporter and by minitest_boot.rb (crash and unusable events);
+# free of Minitest. Every line is an event of schema/events.schema.json.
 module RunTestsMinitest
-  MESSAGE_LIMIT = 2048
+  SCHEMA = 1
+  # Keeps lines short; above the reader's own limit, which cuts and marks the cut.
+  MESSAGE_LIMIT = 4096
 
   INJECTED = %w[RUN_TESTS_MINITEST_REPORT RUN_TESTS_MINITEST_FILTER RUN_TESTS_MINITEST_FILES].freeze
   BOOT_OPTION = "-rrun_tests/minitest_boot"
   LIB = File.expand_path("..", __dir__)
 
   class << self
-    # Pid of the process that wrote the "end" line; the boot's at_exit reads it.
+    # Pid of the process that wrote its run_end; the boot's at_exit reads it.
     attr_accessor :ended_pid
 
     def write_line(path, hash)

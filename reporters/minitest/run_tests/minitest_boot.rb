@@ -14,8 +14,9 @@ if (run_tests_report = ENV["RUN_TESTS_MINITEST_REPORT"]) && !run_tests_report.em
         watch_for_frameworks
       end
 
-      # A test file raising at load kills the process before Minitest runs or
-      # reports; leave a line saying where, unless this process already reported.
+      # A test file raising at load kills the process before Minitest runs or reports:
+      # leave a crash event saying where, unless this process already reported. One
+      # without a file (outside the project's files) is no test's failure.
       def record_crash(path, root, error)
         return if error.nil? || error.is_a?(SystemExit) || error.is_a?(SignalException)
 
@@ -25,9 +26,10 @@ if (run_tests_report = ENV["RUN_TESTS_MINITEST_REPORT"]) && !run_tests_report.em
         # Bundler failing to set up the bundle (a gem it cannot find) is the runner failing
         # before any test, not a load error of the project file that required it.
         file, line = bundler_error?(error) ? [nil, nil] : project_frame(error, root)
-        RunTestsMinitest.write_line(path, "type" => "crash", "exception" => error.class.name,
-                                          "message" => RunTestsMinitest.bounded(error.message),
-                                          "file" => file, "line" => line)
+        text = RunTestsMinitest.utf8(error.message)
+        message = text.empty? ? error.class.to_s : "#{error.class}: #{text}"
+        RunTestsMinitest.write_line(path, "event" => "error", "kind" => "crash", "file" => file, "line" => line,
+                                          "message" => RunTestsMinitest.bounded(message))
       rescue StandardError, ScriptError
         nil # never turn a crash into a different crash
       end
@@ -92,7 +94,9 @@ if (run_tests_report = ENV["RUN_TESTS_MINITEST_REPORT"]) && !run_tests_report.em
         path = ENV["RUN_TESTS_MINITEST_REPORT"]
         cases = defined?(::Test::Unit::TestCase::DESCENDANTS) ? ::Test::Unit::TestCase::DESCENDANTS : [nil]
         if path && !cases.empty?
-          RunTestsMinitest.write_line(path, "type" => "unsupported", "framework" => "test-unit", "pid" => Process.pid)
+          RunTestsMinitest.write_line(path, "event" => "unusable", "code" => "RUNNER_UNSUPPORTED", "message" =>
+            "test-unit ran the tests (process #{Process.pid}), not minitest: run-tests reads minitest's results " \
+            "only, so it cannot tell how they went; run the suite with its own command")
           RunTestsMinitest.forget_environment
         end
         super

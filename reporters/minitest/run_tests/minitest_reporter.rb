@@ -3,10 +3,12 @@
 require_relative "jsonl"
 
 module RunTestsMinitest
-  # One JSON line per finished test. Lines are written at least every FLUSH_SECONDS
-  # (a write per test costs more than the test itself in large suites) and at exit,
-  # also on SIGTERM, so a run stopped by the timeout keeps what finished.
-  class JsonlReporter < Minitest::StatisticsReporter
+  # Writes run-tests' event format (schema/events.schema.json): run_start, one test_end
+  # per finished test, run_end with minitest's own totals. Rails' `bin/rails test` runs
+  # minitest and this reporter too. Lines are written at least every FLUSH_SECONDS (a
+  # write per test costs more than the test itself in large suites) and at exit, also
+  # on SIGTERM, so a run stopped by the timeout keeps what finished.
+  class EventReporter < Minitest::StatisticsReporter
     FLUSH_SECONDS = 0.1
 
     def initialize(path, options = {})
@@ -19,26 +21,27 @@ module RunTestsMinitest
       @json = JSON::State.new
       @flushed_at = now
       @expanded = Hash.new { |cache, file| cache[file] = File.expand_path(file) }
-      # The JSON of a class name or file, which every test of that class or file repeats.
+      # The JSON of a file, which every test of that file repeats.
       @encoded = Hash.new { |cache, text| cache[text] = text.nil? ? "null" : json_string(text) }
       at_exit { flush }
     end
 
     def start
       super
-      emit("type" => "start", "pid" => Process.pid)
+      emit("event" => "run_start", "schema" => SCHEMA, "runner" => "minitest",
+           "runner_version" => Minitest::VERSION, "pid" => Process.pid)
     end
 
     def record(result)
       super
       failure = main_failure(result)
-      failure.nil? ? emit_passed(result) : emit(failed_line(result, failure))
+      failure.nil? ? emit_passed(result) : emit(failed_event(result, failure))
     end
 
     def report
       super
-      emit("type" => "end", "pid" => Process.pid, "count" => count, "assertions" => assertions,
-           "failures" => failures, "errors" => errors, "skips" => skips)
+      emit("event" => "run_end", "pid" => Process.pid,
+           "totals" => { "tests" => count, "failed" => failures, "errors" => errors, "skipped" => skips })
       flush
       RunTestsMinitest.ended_pid = Process.pid
     end
@@ -54,28 +57,27 @@ module RunTestsMinitest
       appending { @pending << @json.generate(hash) << "\n" }
     end
 
-    # A passing test's line: failed_line's keys without the failure keys (the parser reads
-    # them as null), appended from a template, as this runs once per test: tens of
-    # thousands of times in a large suite. Strings still go through the JSON generator. On
-    # 10,000 tests, record's own work went 67 -> 55 ms (medians of 10) against building a
-    # Hash, generating it and appending the line: "%.6f" takes half the time of the
-    # Float#to_s that JSON uses, and no line string is built to be copied.
+    # A passing test's event: failed_event's keys without the failure ones, appended from
+    # a template, as this runs once per test: tens of thousands of times in a large suite.
+    # Strings still go through the JSON generator. On 10,000 tests, record's own work went
+    # 67 -> 55 ms (medians of 10) against building a Hash, generating it and appending the
+    # line: "%.3f" takes half the time of the Float#to_s that JSON uses, and no line string
+    # is built to be copied. The name is minitest's id (`Class#test_x`): no id is written.
     def emit_passed(result)
       file, line = definition(result)
       seconds = result.time.to_f
-      time = seconds.finite? ? format("%.6f", seconds) : "null"
+      ms = seconds.finite? ? format("%.3f", seconds * 1000) : "null"
       line = line.nil? ? "null" : line.to_s
       appending do
         # In the lock, as the generator's state and the cache are shared by parallel tests' threads.
-        klass = @encoded[class_name(result)]
         name = begin
-          @json.generate(result.name.to_s)
+          @json.generate("#{class_name(result)}##{result.name}")
         rescue JSON::GeneratorError, EncodingError # not valid UTF-8: scrubbed only then
-          json_string(result.name)
+          json_string(test_name(result))
         end
         where = @encoded[file]
-        @pending << '{"type":"test","class":' << klass << ',"name":' << name << ',"status":"passed","time":' <<
-          time << ',"file":' << where << ',"line":' << line << "}\n"
+        @pending << '{"event":"test_end","name":' << name << ',"file":' << where << ',"line":' << line <<
+          ',"status":"passed","duration_ms":' << ms << "}\n"
       end
     end
 
@@ -110,16 +112,29 @@ module RunTestsMinitest
       Process.clock_gettime(Process::CLOCK_MONOTONIC)
     end
 
-    # The line of a test that failed, errored or was skipped: `failure` says where and why.
-    def failed_line(result, failure)
+    # The event of a test that failed, errored or was skipped: `failure` says where and why.
+    def failed_event(result, failure)
       file, line = definition(result)
       error = failure.respond_to?(:error) ? failure.error : failure
-      ffile, fline = failure_frame(error, file)
-      exception, message = describe(error)
-      { "type" => "test", "class" => RunTestsMinitest.utf8(class_name(result)), "name" => RunTestsMinitest.utf8(result.name),
-        "status" => status(result), "time" => result.time.to_f.round(6), "file" => file, "line" => line,
-        "failure_file" => ffile, "failure_line" => fline, "exception" => exception,
-        "message" => RunTestsMinitest.bounded(message) }
+      status = status(result)
+      seconds = result.time.to_f
+      { "event" => "test_end", "name" => test_name(result), "file" => file, "line" => line, "status" => status,
+        "duration_ms" => seconds.finite? ? (seconds * 1000).round(3) : nil,
+        "message" => RunTestsMinitest.bounded(failure_message(status, *describe(error))),
+        "location" => status == "skipped" ? nil : failure_location(error, file) }
+    end
+
+    # An assertion's class adds nothing; an unexpected exception's class is the news. A
+    # skip's message is the reason given.
+    def failure_message(status, exception, message)
+      text = message.empty? ? nil : RunTestsMinitest.utf8(message)
+      return text if status == "skipped" || (status == "failed" && text)
+
+      exception && text ? "#{exception}: #{text}" : exception || text
+    end
+
+    def test_name(result)
+      "#{RunTestsMinitest.utf8(class_name(result))}##{RunTestsMinitest.utf8(result.name)}"
     end
 
     def class_name(result)
@@ -158,16 +173,16 @@ module RunTestsMinitest
       [error.class.name, message]
     end
 
-    # The first unfiltered backtrace frame inside the test's own definition file.
-    def failure_frame(error, def_file)
-      return [nil, nil] if def_file.nil?
+    # Where it failed: the first backtrace frame inside the test's own definition file.
+    def failure_location(error, def_file)
+      return nil if def_file.nil?
 
       (error.backtrace || []).each do |frame|
         path, line = RunTestsMinitest.parse_frame(frame)
         next if path.nil?
-        return [def_file, line] if path == def_file || @expanded[path] == def_file
+        return { "file" => def_file, "line" => line } if path == def_file || @expanded[path] == def_file
       end
-      [nil, nil]
+      nil
     end
   end
 end

@@ -3,7 +3,7 @@ import fs from 'fs-extra';
 import os from 'node:os';
 import path from 'node:path';
 import { parseCustomCommand, shellSyntax } from '../../../src/cli/custom.js';
-import { HarnessError } from '../../../src/core/errors.js';
+import { HarnessError } from '../../../src/model/errors.js';
 
 const cwd = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'run-tests-custom-')));
 fs.mkdirSync(path.join(cwd, 'reports'));

@@ -4,8 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { IMPORT_FORMATS, importReport, importVerdict, SNIFF_BYTES, sniffFormat, type ImportFormat } from '../../../src/cli/parse-command.js';
-import { HarnessError } from '../../../src/core/errors.js';
-import type { ParsedReport, TestResult } from '../../../src/core/types.js';
+import { HarnessError } from '../../../src/model/errors.js';
+import type { ParsedReport, TestResult } from '../../../src/model/results.js';
 
 const FIXTURES = fileURLToPath(new URL('../../fixtures/', import.meta.url));
 const OUTPUTS = path.join(FIXTURES, 'outputs');
@@ -21,7 +21,7 @@ function expectedFormat(dir: string, file: string): ImportFormat | null {
 }
 
 const recorded = fs.readdirSync(OUTPUTS).flatMap((dir) => fs.readdirSync(path.join(OUTPUTS, dir))
-  .filter((file) => !/\.(?:expected|context)\.json$/.test(file))
+  .filter((file) => !/\.(?:expected|context)\.json$/.test(file) && file !== 'recordings.json')
   .map((file) => [dir, file, expectedFormat(dir, file)] as const));
 
 const head = (file: string) => {

@@ -3,9 +3,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Invocation } from '../../../src/adapters/types.js';
+import type { Invocation } from '../../../src/runners/types.js';
 import { runCommands } from '../../../src/core/commands.js';
-import { Interrupts } from '../../../src/core/request.js';
+import { Interrupts } from '../../../src/model/request.js';
 
 const scripts = fileURLToPath(new URL('../../fixtures/scripts/', import.meta.url));
 const script = (name: string, ...args: string[]) => [process.execPath, path.join(scripts, name), ...args];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { isSameTest, nextFailures, notRun, placeFailures } from '../../../src/core/failures.js';
-import type { FailedTestRecord, TestResult } from '../../../src/core/types.js';
+import type { FailedTestRecord, TestResult } from '../../../src/model/results.js';
 
 const record = (id: string, file: string | null = 'test/a_test.rb'): FailedTestRecord =>
   ({ id, test_name: id, file, line: 3, status: 'failed', message: 'm' });

@@ -1,8 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
-import { minitestSelectedByName } from '../../../src/adapters/ruby.js';
-import { rspec } from '../../../src/adapters/rspec.js';
+import { minitestSelectedByName } from '../../../src/ecosystems/ruby.js';
+import { rspec } from '../../../src/runners/rspec/runner.js';
 import { checkName } from '../../../src/core/name-check.js';
-import type { TestResult } from '../../../src/core/types.js';
+import type { TestResult } from '../../../src/model/results.js';
 
 const test = (name: string): TestResult => ({ id: name, name, file: null, line: null, status: 'passed' });
 const minitestLike = { selectedByName: minitestSelectedByName };

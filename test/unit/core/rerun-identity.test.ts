@@ -1,12 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { adapterById } from '../../../src/adapters/index.js';
+import { runnerById } from '../../../src/runners/index.js';
 import { isFailure, notRun, placeFailures, toRecord } from '../../../src/core/failures.js';
 import { rerunRules } from '../../../src/core/rerun.js';
-import type { FailedTestRecord, TestResult } from '../../../src/core/types.js';
-import { readProjectFacts } from '../../../src/detect/facts.js';
-import { loadParser, type ParserId } from '../../../src/parsers/index.js';
+import type { FailedTestRecord, TestResult } from '../../../src/model/results.js';
+import { readProjectFacts } from '../../../src/project/facts.js';
+import { loadParser, type ParserId } from '../../../src/runners/parsers.js';
 
 /** A rerun must recognise the test it selected by identity, for every runner, whether
  * the test fails again or now passes; parsed from the recorded real outputs, the passing
@@ -30,7 +30,7 @@ interface Case {
   /** The recorded text with every failing status made a pass. */
   readonly fix: (text: string) => string;
   readonly hints?: Record<string, string>;
-  /** A fixture project whose sources place failures without a line (Adapter.locate). */
+  /** A fixture project whose sources place failures without a line (Runner.locate). */
   readonly project?: string;
 }
 
@@ -46,25 +46,20 @@ const eachLine = (fix: (record: Json) => Json | Json[]) => (text: string): strin
 
 const set = (key: string, from: readonly unknown[], to: unknown, also: Json = {}) => eachLine((r) => (from.includes(r[key]) ? { ...r, [key]: to, ...also } : r));
 
-/** pytest: a failing phase passes; a failed setup is followed by the call that then runs. */
-const pytestFix = eachLine((r) => {
-  if (r['outcome'] !== 'failed') return r;
-  const passed = { type: r['type'], nodeid: r['nodeid'], id: r['id'], when: r['when'], outcome: 'passed', duration: r['duration'], file: r['file'], line: r['line'] };
-  return r['when'] === 'setup' ? [passed, { ...passed, when: 'call' }] : passed;
-});
-
-/** jest: a file's record holds its tests again, and is the one the parser keeps. */
-const jestPass = (r: Json): Json => (r['status'] === 'failed' ? { ...r, status: 'passed', failure_messages: [] } : r);
-const jestFix = eachLine((r) => (Array.isArray(r['tests']) ? { ...jestPass(r), tests: (r['tests'] as Json[]).map(jestPass) } : jestPass(r)));
+/** pytest: a failing test passes. */
+const pytestFix = set('status', ['failed', 'error'], 'passed', { message: null, location: null });
 
 const CASES: readonly Case[] = [
   { runner: 'rspec', parser: 'rspec-json', recording: 'rspec/mixed.json', fix: (t) => t.replace(/"status":"failed"/g, '"status":"passed"') },
   { runner: 'minitest', parser: 'minitest-jsonl', recording: 'minitest/mixed.jsonl', fix: set('status', ['failed', 'error'], 'passed') },
-  { runner: 'jest', parser: 'jest', recording: 'jest/mixed.jsonl', fix: jestFix },
-  { runner: 'vitest', parser: 'vitest', recording: 'vitest/mixed.jsonl', fix: set('state', ['failed'], 'passed', { errors: [] }) },
-  { runner: 'mocha', parser: 'mocha', recording: 'mocha/mixed.jsonl', fix: set('status', ['failed'], 'passed') },
-  { runner: 'node-test', parser: 'node-test', recording: 'node-test/mixed.jsonl', fix: set('type', ['test:fail'], 'test:pass', { error: null }) },
+  { runner: 'jest', parser: 'jest', recording: 'jest/mixed.jsonl', fix: set('status', ['failed', 'error'], 'passed', { message: null, stack: null }) },
+  { runner: 'vitest', parser: 'vitest', recording: 'vitest/mixed.jsonl', fix: set('status', ['failed', 'error'], 'passed', { message: null, stack: null }) },
+  { runner: 'mocha', parser: 'mocha', recording: 'mocha/mixed.jsonl', fix: set('status', ['failed', 'error'], 'passed', { message: null, stack: null }) },
+  { runner: 'node-test', parser: 'node-test', recording: 'node-test/mixed.jsonl', fix: set('status', ['failed', 'error'], 'passed', { message: null, stack: null }) },
   { runner: 'pytest', parser: 'pytest', recording: 'pytest/mixed.jsonl', fix: pytestFix },
+  { runner: 'unittest', parser: 'unittest', recording: 'unittest/mixed.jsonl', fix: set('status', ['failed', 'error'], 'passed') },
+  // A doctest, whose id names the module whose load_tests adds it.
+  { runner: 'unittest', parser: 'unittest', recording: 'unittest/load-tests.jsonl', fix: set('status', ['failed', 'error'], 'passed') },
   { runner: 'go', parser: 'go-json', recording: 'go/mixed.jsonl', fix: set('Action', ['fail'], 'pass'), hints: { module: 'example.com/gomixed' } },
   { runner: 'cargo', parser: 'cargo', recording: 'cargo/mixed.jsonl', fix: set('event', ['failed'], 'ok') },
   { runner: 'cargo', parser: 'cargo', recording: 'cargo/returns-err.jsonl', fix: set('event', ['failed'], 'ok'), project: 'cargo-returns-err' },
@@ -72,14 +67,14 @@ const CASES: readonly Case[] = [
 
 /** The failures of a recorded run as last-failures.json holds them: placed by the adapter. */
 async function recordedFailures(c: Case, tests: readonly TestResult[]): Promise<FailedTestRecord[]> {
-  const adapter = adapterById(c.runner);
+  const adapter = runnerById(c.runner);
   const facts = c.project === undefined ? null : readProjectFacts(projects + c.project);
   const locate = adapter?.locate && facts ? (f: Parameters<NonNullable<typeof adapter.locate>>[0]) => adapter.locate!(f, facts) : null;
   return (await placeFailures(tests, locate)).filter(isFailure).map(toRecord);
 }
 
 describe.each(CASES)('$runner rerun of $recording', (c) => {
-  const rules = rerunRules(adapterById(c.runner)!);
+  const rules = rerunRules(runnerById(c.runner)!);
   const text = readFileSync(outputs + c.recording, 'utf8');
 
   it('matches every recorded test failure to the same test failing again, and passing', async () => {
@@ -121,11 +116,11 @@ describe('identity by name and file', () => {
     const passed = await parse('cargo', CASES.at(-1)!.fix(text));
     expect(passed.find((t) => t.id === moved?.id)?.file).toBe('tests/cli/main.rs');
     expect(notRun([moved!], passed)).toEqual([moved]);
-    expect(notRun([moved!], passed, rerunRules(adapterById('cargo')!))).toEqual([]);
+    expect(notRun([moved!], passed, rerunRules(runnerById('cargo')!))).toEqual([]);
     const go = readFileSync(`${outputs}go/mixed.jsonl`, 'utf8');
     const half = (await parse('go-json', go, { module: 'example.com/gomixed' })).filter(isFailure).map(toRecord).find((r) => r.test_name === 'TestHalf');
     const elsewhere = { id: 'example.com/gomixed/other TestHalf', name: 'TestHalf', file: null, line: null, status: 'passed' } as const;
     expect(notRun([half!], [elsewhere])).toEqual([half]);
-    expect(notRun([half!], [elsewhere], rerunRules(adapterById('go')!))).toEqual([half]);
+    expect(notRun([half!], [elsewhere], rerunRules(runnerById('go')!))).toEqual([half]);
   });
 });

@@ -1,8 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
-import type { Adapter, Invocation, PlanRequest } from '../../../src/adapters/types.js';
+import type { Runner, Invocation, PlanRequest } from '../../../src/runners/types.js';
 import { planRerun, selectRerun, tooLarge, uncarriable } from '../../../src/core/rerun.js';
 import type { LastFailures } from '../../../src/store/last-failures.js';
-import type { FailedTestRecord } from '../../../src/core/types.js';
+import type { FailedTestRecord } from '../../../src/model/results.js';
 
 const record = (id: string, file: string | null = 'test/a_test.rb'): FailedTestRecord =>
   ({ id, test_name: id, file, line: 1, status: 'failed', message: 'm' });
@@ -65,7 +65,7 @@ describe('tooLarge', () => {
 describe('planRerun', () => {
   /** An adapter that, like minitest, puts all selected names into one variable. */
   const planned: PlanRequest[] = [];
-  const adapter: Adapter = {
+  const adapter: Runner = {
     id: 'fake', markers: [], lookingFor: '', installHint: '', detect: () => null,
     plan(request) {
       planned.push(request);

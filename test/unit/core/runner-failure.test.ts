@@ -2,9 +2,9 @@ import { afterAll, describe, expect, it } from '@jest/globals';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cargo } from '../../../src/adapters/cargo.js';
-import { go } from '../../../src/adapters/go.js';
-import { rubyFailureLines } from '../../../src/adapters/ruby.js';
+import { cargo } from '../../../src/runners/cargo/runner.js';
+import { go } from '../../../src/runners/go/runner.js';
+import { rubyFailureLines } from '../../../src/ecosystems/ruby.js';
 import { runnerFailure } from '../../../src/core/runner-failure.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'run-tests-runner-failure-'));

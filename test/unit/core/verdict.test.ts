@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
-import { decide, exitCodeOf, summarize, type VerdictInput } from '../../../src/core/verdict.js';
-import type { ParsedReport, TestResult } from '../../../src/core/types.js';
+import { decide, summarize, type VerdictInput } from '../../../src/core/verdict.js';
+import { exitCodeOf } from '../../../src/model/exit-codes.js';
+import type { ParsedReport, TestResult } from '../../../src/model/results.js';
 
 const pass = (id: string): TestResult => ({ id, name: id, file: 'a.rb', line: 1, status: 'passed' });
 const fail = (id: string): TestResult => ({ id, name: id, file: 'a.rb', line: 2, status: 'failed', message: 'boom' });

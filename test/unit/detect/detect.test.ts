@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { detectRunner } from '../../../src/detect/detect.js';
-import { factsFromFiles } from '../../../src/detect/facts.js';
-import { HarnessError } from '../../../src/core/errors.js';
+import { factsFromFiles } from '../../../src/project/facts.js';
+import { HarnessError } from '../../../src/model/errors.js';
 
 const LOCK_WITH_RSPEC = 'GEM\n  specs:\n    rspec-core (3.12.0)\n      rspec-support (~> 3.12.0)\n';
 const detect = (files: Record<string, string>) => {
@@ -47,6 +47,7 @@ describe('detectRunner', () => {
       + 'package.json listing mocha, a .mocharc file, or scripts.test running mocha; '
       + 'scripts.test running node --test, or node --test files in ., test/, tests/ or __tests__/ (node --test); '
       + 'go.mod (go test); Cargo.toml (cargo test); '
+      + 'tox.ini, noxfile.py, a Makefile or CI config running python -m unittest, or load_tests in test files, with no pytest configuration (python -m unittest); '
       + 'pytest.ini, a pytest section in pyproject.toml, tox.ini or setup.cfg, conftest.py or test_*.py files, also inside packages and src/ (pytest); '
       + 'a Gemfile or Rakefile (minitest via rake test)');
   });

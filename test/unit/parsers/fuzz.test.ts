@@ -5,14 +5,13 @@
  * A cut-off report of a run that had failures must never look like that (unless the
  * cut kept the whole document); random input never may. Seeded, so every run is the same. */
 import { describe, expect, it } from '@jest/globals';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import type { ParsedReport } from '../../../src/core/types.js';
-import { loadParser, type ParserId } from '../../../src/parsers/index.js';
+import { readFileSync } from 'node:fs';
+import type { ParsedReport } from '../../../src/model/results.js';
+import { loadParser, PARSER_IDS, type ParserId } from '../../../src/runners/parsers.js';
 import { parseText, type ParserFactory } from '../../../src/parsers/stream.js';
+import { OUTPUTS, recordings as recorded } from './recordings.js';
 
-const outputs = fileURLToPath(new URL('../../fixtures/outputs/', import.meta.url));
-const ALL: ParserId[] = ['minitest-jsonl', 'rspec-json', 'rspec-stream', 'go-json', 'jest', 'vitest', 'mocha', 'node-test', 'pytest', 'cargo', 'junit', 'tap', 'jest-json'];
+const ALL: readonly ParserId[] = PARSER_IDS;
 
 /** mulberry32: small, fast and deterministic. */
 function prng(seed: number): () => number {
@@ -26,27 +25,12 @@ function prng(seed: number): () => number {
   };
 }
 
-/** The parser that reads each recorded file (as stream.test.ts maps them), by directory and name. */
-function parserOf(dir: string, file: string): ParserId | null {
-  if (file.endsWith('.expected.json') || file.endsWith('.context.json')) return null;
-  if (dir === 'rspec') return file.endsWith('.stream.jsonl') ? 'rspec-stream' : file.endsWith('.json') ? 'rspec-json' : null;
-  const byDir: Record<string, ParserId> = { minitest: 'minitest-jsonl', go: 'go-json', jest: 'jest', vitest: 'vitest', mocha: 'mocha', 'node-test': 'node-test', pytest: 'pytest', cargo: 'cargo', junit: 'junit', tap: 'tap', 'jest-json': 'jest-json' };
-  return byDir[dir] ?? null;
-}
-
 interface Recording { readonly file: string; readonly id: ParserId; readonly text: string; readonly ctx: { root: string; hints?: Record<string, string> } }
 
 const factories = new Map<ParserId, ParserFactory>();
 for (const id of ALL) factories.set(id, await loadParser(id));
 
-const recordings: Recording[] = readdirSync(outputs).flatMap((dir) =>
-  readdirSync(outputs + dir).flatMap((file) => {
-    const id = parserOf(dir, file);
-    if (id === null || !factories.has(id)) return [];
-    const sidecar = `${outputs}${dir}/${file.replace(/\.[a-z]+$/, '.context.json')}`;
-    const ctx = { root: '<root>', ...(existsSync(sidecar) ? JSON.parse(readFileSync(sidecar, 'utf8')) : {}) };
-    return [{ file: `${dir}/${file}`, id, text: readFileSync(`${outputs}${dir}/${file}`, 'utf8'), ctx }];
-  }));
+const recordings: Recording[] = recorded().map((r) => ({ file: r.file, id: r.parser, text: readFileSync(OUTPUTS + r.file, 'utf8'), ctx: r.ctx }));
 
 const looksPassed = (r: ParsedReport): boolean => r.complete && (r.contradictions ?? []).length === 0 && r.tests.length > 0 && r.tests.every((t) => t.status !== 'failed' && t.status !== 'error');
 const hasFailures = (r: ParsedReport): boolean => r.tests.some((t) => t.status === 'failed' || t.status === 'error');

@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createJunitParser, parseJunit } from '../../../src/parsers/junit.js';
+import { expectGolden } from './golden.js';
 
 const outputs = fileURLToPath(new URL('../../fixtures/outputs/junit/', import.meta.url));
 const recorded = readdirSync(outputs).filter((f) => f.endsWith('.xml'));
@@ -17,7 +18,7 @@ const brief = (xml: string) => parse(xml).tests.map((t) => [t.name, t.status, t.
 
 describe('JUnit XML, recorded from real producers', () => {
   it.each(recorded)('%s gives its expected report', (file) => {
-    expect(read(file)).toEqual(JSON.parse(readFileSync(outputs + file.replace(/\.xml$/, '.expected.json'), 'utf8')));
+    expectGolden(outputs + file.replace(/\.xml$/, '.expected.json'), read(file));
   });
 
   it.each(recorded)('%s gives the same report fed in small chunks', (file) => {

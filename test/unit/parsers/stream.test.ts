@@ -1,34 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { loadParser, type ParserId } from '../../../src/parsers/index.js';
+import { readFileSync } from 'node:fs';
+import { loadParser, PARSER_IDS } from '../../../src/runners/parsers.js';
 import { parseText } from '../../../src/parsers/stream.js';
+import { expectGolden } from './golden.js';
+import { expectedFileOf, OUTPUTS, recordings } from './recordings.js';
 
-const outputs = fileURLToPath(new URL('../../fixtures/outputs/', import.meta.url));
-/** A recording's extension, replaced to find its sidecars. */
-const RECORDING = /\.(?:jsonl?|xml|tap|txt)$/;
-/** A recording's context: the root, plus hints the adapter would give (`<case>.context.json`). */
-function contextOf(file: string): { root: string; hints?: Record<string, string> } {
-  const sidecar = outputs + file.replace(RECORDING, '.context.json');
-  return { root: '<root>', ...(existsSync(sidecar) ? JSON.parse(readFileSync(sidecar, 'utf8')) : {}) };
-}
-
-/** Each recorded output, with the parser that reads it. */
-const recorded: [string, ParserId][] = [
-  ...readdirSync(`${outputs}minitest`).filter((f) => f.endsWith('.jsonl')).map((f): [string, ParserId] => [`minitest/${f}`, 'minitest-jsonl']),
-  ...readdirSync(`${outputs}rspec`).filter((f) => f.endsWith('.stream.jsonl')).map((f): [string, ParserId] => [`rspec/${f}`, 'rspec-stream']),
-  ...readdirSync(`${outputs}rspec`).filter((f) => /^[a-z-]+\.json$/.test(f)).map((f): [string, ParserId] => [`rspec/${f}`, 'rspec-json']),
-  ...readdirSync(`${outputs}mocha`).filter((f) => f.endsWith('.jsonl')).map((f): [string, ParserId] => [`mocha/${f}`, 'mocha']),
-  ...readdirSync(`${outputs}node-test`).filter((f) => f.endsWith('.jsonl')).map((f): [string, ParserId] => [`node-test/${f}`, 'node-test']),
-  ...readdirSync(`${outputs}jest`).filter((f) => f.endsWith('.jsonl')).map((f): [string, ParserId] => [`jest/${f}`, 'jest']),
-  ...readdirSync(`${outputs}vitest`).filter((f) => f.endsWith('.jsonl')).map((f): [string, ParserId] => [`vitest/${f}`, 'vitest']),
-  ...readdirSync(`${outputs}go`).filter((f) => f.endsWith('.jsonl')).map((f): [string, ParserId] => [`go/${f}`, 'go-json']),
-  ...readdirSync(`${outputs}jest-json`).filter((f) => f.endsWith('.json') && !f.endsWith('.expected.json')).map((f): [string, ParserId] => [`jest-json/${f}`, 'jest-json']),
-  ...readdirSync(`${outputs}pytest`).filter((f) => f.endsWith('.jsonl')).map((f): [string, ParserId] => [`pytest/${f}`, 'pytest']),
-  ...readdirSync(`${outputs}cargo`).filter((f) => f.endsWith('.jsonl') || f.endsWith('.txt')).map((f): [string, ParserId] => [`cargo/${f}`, 'cargo']),
-  ...readdirSync(`${outputs}junit`).filter((f) => f.endsWith('.xml')).map((f): [string, ParserId] => [`junit/${f}`, 'junit']),
-  ...readdirSync(`${outputs}tap`).filter((f) => f.endsWith('.tap')).map((f): [string, ParserId] => [`tap/${f}`, 'tap']),
-];
+const recorded = recordings();
 
 /** Deterministic chunk sizes from 1 to 97 bytes, cutting lines and UTF-8 sequences anywhere. */
 function* chunks(text: string): Generator<string> {
@@ -42,17 +19,16 @@ function* chunks(text: string): Generator<string> {
 }
 
 describe('parsers fed while the report grows', () => {
-  it.each(recorded)('%s gives the same report chunk by chunk as whole', async (file, id) => {
-    const factory = await loadParser(id);
-    const text = readFileSync(outputs + file, 'utf8');
-    const ctx = contextOf(file);
-    const parser = factory(ctx);
+  it.each(recorded.map((r) => [r.file, r] as const))('%s gives the same report chunk by chunk as whole', async (_file, recording) => {
+    const factory = await loadParser(recording.parser);
+    const text = readFileSync(OUTPUTS + recording.file, 'utf8');
+    const parser = factory(recording.ctx);
     for (const chunk of chunks(text)) parser.push(chunk);
-    expect(parser.end()).toEqual(parseText(factory, text, ctx));
-    expect(parseText(factory, text, ctx)).toEqual(JSON.parse(readFileSync(outputs + file.replace(RECORDING, '.expected.json'), 'utf8')));
+    expect(parser.end()).toEqual(parseText(factory, text, recording.ctx));
+    expectGolden(expectedFileOf(recording), parseText(factory, text, recording.ctx));
   });
 
-  it('covers every recorded output', () => {
-    expect(recorded.length).toBeGreaterThanOrEqual(14);
+  it('has a recording for every parser', () => {
+    expect([...new Set(recorded.map((r) => r.parser))].sort()).toEqual([...PARSER_IDS].sort());
   });
 });

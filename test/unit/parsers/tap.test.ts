@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createTapParser, parseTap } from '../../../src/parsers/tap.js';
+import { expectGolden } from './golden.js';
 
 const outputs = fileURLToPath(new URL('../../fixtures/outputs/tap/', import.meta.url));
 const recorded = readdirSync(outputs).filter((f) => f.endsWith('.tap'));
@@ -12,7 +13,7 @@ const brief = (...lines: string[]) => tap(...lines).tests.map((t) => [t.name, t.
 
 describe('TAP, recorded from node --test-reporter=tap', () => {
   it.each(recorded)('%s gives its expected report', (file) => {
-    expect(read(file)).toEqual(JSON.parse(readFileSync(outputs + file.replace(/\.tap$/, '.expected.json'), 'utf8')));
+    expectGolden(outputs + file.replace(/\.tap$/, '.expected.json'), read(file));
   });
 
   it.each(recorded)('%s gives the same report fed in small chunks', (file) => {

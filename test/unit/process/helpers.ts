@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, readlinkSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -69,4 +70,20 @@ export function logContains(path: string, text: string): () => boolean {
       return false;
     }
   };
+}
+
+/** A fixture script run with node as the leader of its own process group, output
+ * ignored, as the runner would be; the caller ends it (killGroupQuietly). */
+export function groupLeader(script: string, args: readonly string[] = []): number {
+  const child = spawn(process.execPath, [join(scripts, script), ...args], { detached: true, stdio: 'ignore' });
+  child.unref();
+  return child.pid ?? 0;
+}
+
+export function killGroupQuietly(pgid: number): void {
+  try {
+    process.kill(-pgid, 'SIGKILL');
+  } catch {
+    // gone already
+  }
 }

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from '@jest/globals';
 import { chmodSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { HarnessError } from '../../../src/core/errors.js';
+import { HarnessError } from '../../../src/model/errors.js';
 import { startProcess } from '../../../src/process/index.js';
 import { hasOpenFd, nodeScript, openFdsUnder, readLog, removeTempDirs, scripts, tempDir } from './helpers.js';
 
@@ -113,6 +113,17 @@ describe('startProcess: start failures', () => {
     const error = await startProcess({ argv: [process.execPath, '-e', '0'], cwd, env: process.env, logPath: join(dir, 'runner.log'), timeoutMs: null, killGraceMs: 100 })
       .done.catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'SPAWN_FAILED', detail: { path: cwd } });
+  });
+
+  it('rejects with SPAWN_FAILED when spawn refuses the arguments at once, and closes the log', async () => {
+    const options = nodeScript('exit-with.js', ['0\0']);
+    const run = startProcess(options);
+    expect(run.pid).toBe(0);
+    const error = await run.done.catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(HarnessError);
+    expect(error).toMatchObject({ code: 'SPAWN_FAILED' });
+    expect(readLog(options.logPath)).toBe('');
+    expect(openFdsUnder(options.cwd)).toEqual([]);
   });
 
   it('rejects with SPAWN_FAILED when the log cannot be created, without spawning', async () => {

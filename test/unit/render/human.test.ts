@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { Chalk } from 'chalk';
-import { SCHEMA_VERSION, type RunReport } from '../../../src/core/report.js';
+import { SCHEMA_VERSION, type RunReport } from '../../../src/model/report.js';
 import { chalkFor } from '../../../src/render/colors.js';
 import { renderHuman, summaryLine } from '../../../src/render/human.js';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { SCHEMA_VERSION, type RunReport } from '../../../src/core/report.js';
-import type { TestResult } from '../../../src/core/types.js';
-import { loadParser } from '../../../src/parsers/index.js';
+import { SCHEMA_VERSION, type RunReport } from '../../../src/model/report.js';
+import type { TestResult } from '../../../src/model/results.js';
+import { loadParser } from '../../../src/runners/parsers.js';
 import { parseText } from '../../../src/parsers/stream.js';
 import { renderJunit, xmlSafe } from '../../../src/render/junit.js';
 

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from '@jest/globals';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { RunStatus } from '../../../src/core/types.js';
+import type { RunStatus } from '../../../src/model/results.js';
 import { removeFile, writeFileAtomic } from '../../../src/store/atomic.js';
 import { LAST_FAILURES_VERSION, listIsSettled, readLastFailures, readLastFailuresOrSetAside, writeLastFailures, type LastFailures } from '../../../src/store/last-failures.js';
 

@@ -1,0 +1,9 @@
+// The targets of a whole run against the runner run by hand (issue 21): what run-tests
+// may add is a share of a suite of 2 seconds or more, and a fixed time on a trivial one,
+// whose own time is mostly starting the runner.
+
+/** A suite that takes 2 seconds or more by hand: at most 1.05x. */
+export const LONG_SUITE = { maxRatio: 1.05 };
+
+/** A trivial suite (a few or many trivial tests, under 2 seconds by hand): at most 100 ms added. */
+export const TRIVIAL_SUITE = { maxAddedMs: 100 };

@@ -1,0 +1,64 @@
+/** `--name`: a plain string matches names containing it; `/…/` is a regular expression. */
+export interface NameFilter {
+  readonly text: string;
+  readonly regex: boolean;
+}
+
+/** `--command … --report format:path`: a test command run-tests does not know, with
+ * the report it writes. Validated by src/cli/custom.ts. */
+export interface CustomCommand {
+  /** Split into words without a shell; shell syntax was rejected. */
+  readonly argv: readonly string[];
+  readonly report: { readonly format: 'junit' | 'tap'; readonly path: string | '-' };
+}
+
+/** A validated request to run tests (see src/cli/options.ts for validation). */
+export interface RunRequest {
+  /** Absolute invocation directory. */
+  readonly cwd: string;
+  /** Absolute paths, each verified to exist inside cwd. */
+  readonly files: readonly string[];
+  readonly name: NameFilter | null;
+  readonly failedOnly: boolean;
+  readonly timeoutMs: number;
+  readonly killGraceMs: number;
+  /** Cap on the log's size (--max-log), null for none. */
+  readonly maxLogBytes: number | null;
+  readonly runner: string | null;
+  readonly minTests: number;
+  readonly allowNoTests: boolean;
+  /** --no-cache: results the runner would replay from its own cache are run afresh (go). */
+  readonly noCache?: boolean;
+  /** Pass the runner's live output through to this stream (--stream). */
+  readonly tee: NodeJS.WritableStream | null;
+  /** Show a live count of finished tests here (a TTY, not --json). */
+  readonly liveCount: NodeJS.WriteStream | null;
+  readonly env: NodeJS.ProcessEnv;
+  readonly reportersDir: string;
+  /** --command/--report instead of a detected runner; it runs in cwd. */
+  readonly custom: CustomCommand | null;
+  /** The run's id (store/runs.ts newRunId); made by runTests when not given. */
+  readonly runId?: string;
+  /** How many run directories each project keeps, this run's included (--keep-runs; default 20). */
+  readonly keepRuns?: number;
+  /** Called as each runner starts: work that can overlap the run (loading the renderer). */
+  readonly onRunnerStarted?: () => void;
+}
+
+/** Where Ctrl-C (or SIGTERM) reaches the run: the CLI raises it, the run forwards it. */
+export class Interrupts {
+  signal: NodeJS.Signals | null = null;
+  private readonly listeners = new Set<(signal: NodeJS.Signals) => void>();
+
+  raise(signal: NodeJS.Signals): void {
+    this.signal = signal;
+    for (const listener of this.listeners) listener(signal);
+  }
+
+  /** Calls `listener` on the next interrupt (at once if one came already); returns an unsubscribe. */
+  on(listener: (signal: NodeJS.Signals) => void): () => void {
+    if (this.signal) listener(this.signal);
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+}

@@ -1,0 +1,210 @@
+/** Where a cargo test is defined, read from the package's manifest and Rust sources:
+ * for failures libtest gives no location (a test that returned `Err`). Pure: files are
+ * read through the given functions, by project-relative path. Loaded by the cargo
+ * adapter's locate() after a run, never before the runner starts. */
+import path from 'node:path';
+import picomatch from 'picomatch';
+import { tomlString, tomlStrings, tomlTable } from '../../project/toml.js';
+import type { Location } from './text.js';
+
+export interface Sources {
+  /** The file's text, or null when it does not exist. */
+  read(relative: string): string | null;
+  /** Entry names of a directory (empty when it does not exist). */
+  list(relative: string): readonly string[];
+}
+
+/** The `fn` of a test, from its crate root through its libtest path
+ * (`parse::tests::reads_input`): inline `mod x { … }` blocks and `mod x;` files (`x.rs` or
+ * `x/mod.rs`, where rustc looks). Null when a step is missing or not certain: two
+ * candidates (say, `#[cfg]` alternatives), a `#[path]` module, a test a macro made. */
+export function testDefinition(sources: Sources, crateRoot: string, testPath: string): Location | null {
+  const modules = testPath.split('::');
+  const name = modules.pop() ?? '';
+  let file = crateRoot;
+  let text = sources.read(file);
+  if (text === null) return null;
+  let code = codeOnly(text);
+  let scope = { from: 0, to: code.length };
+  // Where `mod x;` files of the current scope live: beside a crate root or a mod.rs,
+  // else in a directory named after the module.
+  let dir = path.posix.dirname(file);
+  for (const module of modules) {
+    const [decl, ...more] = itemsIn(code, scope).filter((item) => item.kind === 'mod' && item.name === module);
+    if (decl === undefined || more.length > 0 || decl.hasPath) return null;
+    dir = path.posix.join(dir, module);
+    if (decl.body !== null) {
+      const end = closingBrace(code, decl.body);
+      if (end === null) return null;
+      scope = { from: decl.body + 1, to: end };
+      continue;
+    }
+    const [only, ...others] = [`${dir}.rs`, `${dir}/mod.rs`].filter((f) => sources.read(f) !== null);
+    if (only === undefined || others.length > 0) return null;
+    file = only;
+    text = sources.read(file) ?? '';
+    code = codeOnly(text);
+    scope = { from: 0, to: code.length };
+  }
+  const [fn, ...more] = itemsIn(code, scope).filter((item) => item.kind === 'fn' && item.name === name);
+  if (fn === undefined || more.length > 0) return null;
+  return { file, line: text.slice(0, fn.at).split('\n').length };
+}
+
+/** The crate root of a package's library (`src/lib.rs`, or `[lib] path`), relative to the
+ * project root: the root's own package, or the workspace member of that name. Null when
+ * no member, or more than one, has that name. */
+export function libraryRoot(sources: Sources, pkg: string): string | null {
+  const dirs = packageDirs(sources).filter((dir) => tomlString(tomlTable(sources.read(manifestIn(dir))), 'package', 'name') === pkg);
+  const [dir, ...more] = dirs;
+  if (dir === undefined || more.length > 0) return null;
+  const lib = tomlString(tomlTable(sources.read(manifestIn(dir))), 'lib', 'path') ?? 'src/lib.rs';
+  return path.posix.join(dir, lib);
+}
+
+/** The root's package directory ('') and the workspace's members, `exclude` honoured. */
+function packageDirs(sources: Sources): string[] {
+  const manifest = tomlTable(sources.read('Cargo.toml'));
+  const excluded = new Set(tomlStrings(manifest, 'workspace', 'exclude').map(cleanDir));
+  const members = tomlStrings(manifest, 'workspace', 'members').flatMap((member) => memberDirs(sources, cleanDir(member)));
+  return [...new Set(['', ...members])].filter((dir) => !excluded.has(dir));
+}
+
+/** How deep a `**` member glob is followed below its base. */
+const GLOB_DEPTH = 6;
+/** Directories a member glob never reaches into: build output, VCS, vendored JS. */
+const NOT_MEMBERS = new Set(['target', 'node_modules']);
+
+/** A member path, or the directories a member glob matches (cargo's globs: `*`, `?`, `[…]`,
+ * `**`), matched by picomatch against the directories below the glob's fixed base. */
+function memberDirs(sources: Sources, member: string): string[] {
+  const { base, isGlob } = picomatch.scan(member);
+  if (!isGlob) return [member];
+  const matches = picomatch(member);
+  const depth = member.includes('**') ? GLOB_DEPTH : member.split('/').length - (base === '' ? 0 : base.split('/').length);
+  const found: string[] = [];
+  const walk = (dir: string, left: number): void => {
+    for (const name of [...sources.list(dir)].sort()) {
+      const child = path.posix.join(dir, name);
+      // Files and empty directories list nothing: neither holds a package.
+      if (name.startsWith('.') || NOT_MEMBERS.has(name) || sources.list(child).length === 0) continue;
+      if (matches(child)) found.push(child);
+      if (left > 1) walk(child, left - 1);
+    }
+  };
+  walk(base, depth);
+  return found;
+}
+
+/** `./crates/a/` → `crates/a`; the root is ''. */
+const cleanDir = (dir: string): string => path.posix.normalize(`${dir}/`).replace(/\/+$/, '').replace(/^\.$/, '');
+
+const manifestIn = (dir: string): string => path.posix.join(dir, 'Cargo.toml');
+
+interface Item {
+  readonly kind: 'fn' | 'mod';
+  readonly name: string;
+  /** Where the name is. */
+  readonly at: number;
+  /** The `{` of an inline module; null for `mod x;` and functions. */
+  readonly body: number | null;
+  /** A `#[path = …]` (or cfg_attr path) on the module: its file is not where rustc looks by default. */
+  readonly hasPath: boolean;
+}
+
+/** Functions and modules declared directly in a scope, not inside a nested block or a
+ * macro's arguments. */
+function itemsIn(code: string, scope: { from: number; to: number }): Item[] {
+  const items: Item[] = [];
+  const token = /[{}()[\];]|\b(fn|mod)\s+(?:r#)?([A-Za-z_]\w*)(?=\s*([;{(]))/g;
+  token.lastIndex = scope.from;
+  let depth = 0;
+  let itemStart = scope.from; // after the previous item: what lies between are attributes
+  for (let m = token.exec(code); m !== null && m.index < scope.to; m = token.exec(code)) {
+    const [text, kind, name, next] = m;
+    if (kind === undefined || name === undefined) {
+      depth += '{(['.includes(text) ? 1 : '})]'.includes(text) ? -1 : 0;
+      if (depth === 0 && (text === ';' || text === '}')) itemStart = m.index + 1;
+      continue;
+    }
+    if (depth !== 0) continue;
+    const at = m.index + text.lastIndexOf(name);
+    if (kind === 'fn' && next === '(') items.push({ kind, name, at, body: null, hasPath: false });
+    if (kind === 'mod') {
+      const hasPath = /\bpath\s*=/.test(code.slice(itemStart, m.index));
+      items.push({ kind, name, at, body: next === '{' ? code.indexOf('{', m.index + text.length) : null, hasPath });
+    }
+  }
+  return items;
+}
+
+function closingBrace(code: string, open: number): number | null {
+  let depth = 0;
+  for (let i = open; i < code.length; i += 1) {
+    if (code[i] === '{') depth += 1;
+    else if (code[i] === '}' && (depth -= 1) === 0) return i;
+  }
+  return null;
+}
+
+const RAW_STRING = /(?<![\w])(?:b|c)?r(#*)"/y;
+const CHAR = /'(?:\\(?:x[0-9a-fA-F]{2}|u\{[0-9a-fA-F_]*\}|[^\n])|[^\\'\n])'/uy;
+
+/** The source with comments, string and character literals blanked (newlines and
+ * offsets kept), so that braces and `fn` in them are not read as code. */
+export function codeOnly(text: string): string {
+  const out = text.split('');
+  const blank = (from: number, to: number): number => {
+    for (let k = from; k < to; k += 1) if (out[k] !== '\n') out[k] = ' ';
+    return to;
+  };
+  let i = 0;
+  while (i < text.length) {
+    const c = text[i];
+    const next = text[i + 1];
+    RAW_STRING.lastIndex = i;
+    CHAR.lastIndex = i;
+    const raw = c === 'r' || c === 'b' || c === 'c' ? RAW_STRING.exec(text) : null;
+    if (c === '/' && next === '/') i = blank(i, lineEnd(text, i));
+    else if (c === '/' && next === '*') i = blank(i, blockCommentEnd(text, i));
+    else if (raw !== null) i = blank(i, rawStringEnd(text, i + raw[0].length, raw[1] ?? ''));
+    else if (c === '"') i = blank(i, stringEnd(text, i + 1));
+    else if (c === '\'' && CHAR.exec(text) !== null) i = blank(i, CHAR.lastIndex);
+    else i += 1;
+  }
+  return out.join('');
+}
+
+const lineEnd = (text: string, from: number): number => {
+  const end = text.indexOf('\n', from);
+  return end === -1 ? text.length : end;
+};
+
+/** Block comments nest in Rust. */
+function blockCommentEnd(text: string, from: number): number {
+  let depth = 0;
+  for (let i = from; i < text.length - 1; i += 1) {
+    if (text[i] === '/' && text[i + 1] === '*') {
+      depth += 1;
+      i += 1;
+    } else if (text[i] === '*' && text[i + 1] === '/') {
+      depth -= 1;
+      i += 1;
+      if (depth === 0) return i + 1;
+    }
+  }
+  return text.length;
+}
+
+function stringEnd(text: string, from: number): number {
+  for (let i = from; i < text.length; i += 1) {
+    if (text[i] === '\\') i += 1;
+    else if (text[i] === '"') return i + 1;
+  }
+  return text.length;
+}
+
+function rawStringEnd(text: string, from: number, hashes: string): number {
+  const end = text.indexOf(`"${hashes}`, from);
+  return end === -1 ? text.length : end + 1 + hashes.length;
+}

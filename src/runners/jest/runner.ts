@@ -1,0 +1,29 @@
+import { JEST_NAME_SEPARATOR } from './events.js';
+import { chooseNodeRunner, launcherInvocation, NODE_INSTALL_HINT, nodeDetectionMiss } from '../../ecosystems/node/project.js';
+import { supportedPackage } from '../../ecosystems/node/versions.js';
+import type { Runner, Invocation, PlanRequest } from '../types.js';
+
+export const jest: Runner = {
+  id: 'jest',
+  parsers: {
+    jest: { load: async () => (await import('./events.js')).createJestParser },
+    'jest-json': { load: async () => (await import('./json.js')).createJestJsonParser },
+  },
+  markers: ['package.json'],
+  lookingFor: 'jest in package.json (dependencies, a "jest" section or scripts.test) or a jest.config.* file',
+  installHint: NODE_INSTALL_HINT,
+
+  detect(facts) {
+    const choice = chooseNodeRunner(facts);
+    return choice?.id === 'jest' ? `${choice.reason}: the project's own jest, through run-tests' launcher` : null;
+  },
+
+  unmatched: nodeDetectionMiss,
+
+  /** The project's jest from the nearest node_modules, started by reporters/jest/launch.cjs
+   * with scripts.test's node flags, environment and jest arguments, plus our reporter. */
+  plan(request: PlanRequest): Invocation {
+    supportedPackage(request.facts, 'jest');
+    return launcherInvocation(request, { runner: 'jest', launcher: 'launch.cjs', nameSeparator: JEST_NAME_SEPARATOR, parser: 'jest' });
+  },
+};

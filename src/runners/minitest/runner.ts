@@ -1,0 +1,68 @@
+import { usageError } from '../../model/errors.js';
+import { chooseRakeTestTask, type RakeTestTask } from './rake-tasks.js';
+import { asFileOperand, bundleExec, minitestFilter, minitestReporterEnv, minitestSelectedByName, RUBY_INSTALL_HINT, rubyFailureLines, selectedFiles, usesBundler } from '../../ecosystems/ruby.js';
+import type { Runner, Invocation, PlanRequest } from '../types.js';
+
+/** Characters rake would interpret: it hands the test command line to a shell, with
+ * file names in double quotes. */
+const RAKE_UNSAFE_PATH = /["$`\\\n]/;
+
+/** Rake's TEST variable is a glob; escape glob syntax so each path matches only itself. */
+const escapeGlob = (file: string): string => file.replace(/[*?[\]{},\\]/g, (c) => `\\${c}`);
+
+/** Test files below a directory operand when the task's own glob says nothing: rake's
+ * default (`test*.rb`) and the usual suffixes. */
+const DEFAULT_FILE_PATTERN = '{*_test,*_spec,test_*}.rb';
+
+/** TEST for the files and directories to run: each path only itself (a directory, every
+ * file below it that the task's glob would take), never read as an option by rake's loader. */
+export function rakeTestGlob(files: readonly string[], isDirectory: (file: string) => boolean = () => false,
+  filePattern: string | null = null): string | null {
+  if (files.length === 0) return null;
+  const globs = files.map((file) => {
+    if (RAKE_UNSAFE_PATH.test(file)) throw usageError(`rake cannot be given the path ${JSON.stringify(file)} safely; rename it or run its suite without a file argument`);
+    const path = escapeGlob(asFileOperand(file));
+    return isDirectory(file) ? `${path}/**/${filePattern ?? DEFAULT_FILE_PATTERN}` : path;
+  });
+  const [only] = globs;
+  return globs.length === 1 && only !== undefined ? only : `{${globs.join(',')}}`;
+}
+
+const rakeCommand = (task: RakeTestTask): string => `rake ${task.name}`;
+
+export const minitest: Runner = {
+  id: 'minitest',
+  parsers: { 'minitest-jsonl': { load: async () => (await import('./events.js')).createMinitestParser } },
+  markers: ['Gemfile', 'Rakefile'],
+  lookingFor: 'a Gemfile or Rakefile (minitest via rake test)',
+  installHint: RUBY_INSTALL_HINT,
+  failureLines: rubyFailureLines,
+  selectedByName: minitestSelectedByName,
+
+  detect(facts) {
+    const { task, why } = chooseRakeTestTask(facts);
+    const because = why === null ? '' : ` (${why})`;
+    if (facts.exists('Gemfile')) return `Gemfile found, without bin/rails or rspec in Gemfile.lock: minitest through \`bundle exec ${rakeCommand(task)}\`${because}`;
+    if (facts.exists('Rakefile')) return `Rakefile found, without a Gemfile: minitest through \`${rakeCommand(task)}\`${because}`;
+    return null;
+  },
+
+  plan(request: PlanRequest): Invocation {
+    const report = request.artifacts.file('minitest.jsonl');
+    const { task } = chooseRakeTestTask(request.facts);
+    const files = selectedFiles(request);
+    // Minitest::TestTask loads every file whatever TEST says: our plugin selects by file.
+    const byPlugin = task.kind === 'Minitest::TestTask';
+    const env = minitestReporterEnv(request, report, minitestFilter(request), byPlugin ? files : []);
+    const glob = byPlugin ? null : rakeTestGlob(files, (file) => request.facts.isDirectory(file), task.filePattern);
+    if (glob !== null) env.TEST = glob;
+    const rake = ['rake', task.name];
+    return {
+      ...(usesBundler(request) ? bundleExec(request, rake) : { argv: rake }),
+      env,
+      cwd: request.root,
+      shownEnv: ['TEST', 'RUN_TESTS_MINITEST_FILTER', 'RUN_TESTS_MINITEST_FILES'],
+      reports: [{ path: report, parser: 'minitest-jsonl' }],
+    };
+  },
+};

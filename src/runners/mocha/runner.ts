@@ -1,0 +1,94 @@
+import path from 'node:path';
+import type { FailedTestRecord } from '../../model/results.js';
+import { mochaTestFile } from './spec.js';
+import { expandDirectories, fileOperand } from '../../ecosystems/node/files.js';
+import { chooseNodeRunner, escapeJsRegex, localBin, NODE_INSTALL_HINT, nodeDetectionMiss, packageJson, testScript, type TestScript } from '../../ecosystems/node/project.js';
+import { supportedPackage } from '../../ecosystems/node/versions.js';
+import type { Runner, Invocation, PlanRequest } from '../types.js';
+
+/** Escapes text for a JavaScript regular expression, matching it literally. */
+/** What one mocha process runs: files (none = the project's own spec) and a grep. */
+interface Selection {
+  readonly files: readonly string[];
+  readonly grep: string | null;
+}
+
+export const mocha: Runner = {
+  id: 'mocha',
+  parsers: { mocha: { load: async () => (await import('./events.js')).createMochaParser } },
+  markers: ['package.json'],
+  lookingFor: 'package.json listing mocha, a .mocharc file, or scripts.test running mocha',
+  installHint: NODE_INSTALL_HINT,
+
+  detect(facts) {
+    const choice = chooseNodeRunner(facts);
+    return choice?.id === 'mocha' ? choice.reason : null;
+  },
+
+  unmatched: nodeDetectionMiss,
+
+  /** mocha runs through reporters/mocha/launcher.cjs: it loads the project's own mocha
+   * and runs its CLI with the script's arguments and our reporter, so the tests'
+   * process.argv holds only the script's arguments. What run-tests adds comes after
+   * `--run-tests`, which the launcher takes off before mocha starts. */
+  plan(request: PlanRequest): Invocation {
+    const { facts } = request;
+    const pkg = packageJson(facts) ?? {};
+    const script = testScript(pkg);
+    const own = script.runner === 'mocha';
+    const dir = supportedPackage(facts, 'mocha');
+    const bin = localBin(facts, 'mocha');
+    const report = request.artifacts.file('mocha-events.jsonl');
+    const launcher = path.join(request.reportersDir, 'mocha', 'launcher.cjs');
+    const command = (selection: Selection): string[] => [
+      'node', ...(own ? script.nodeArgs : []), launcher, ...(own ? script.args : []),
+      '--run-tests', '--mocha', dir, '--bin', bin, '--report', report,
+      ...(selection.grep === null ? [] : ['--grep', selection.grep]),
+      ...selection.files.map(fileOperand),
+    ];
+    const files = expandDirectories(facts, request.files, mochaTestFile(facts, own ? script.args : []));
+    const [first, ...then] = request.rerun ? rerunSelections(request.rerun) : [{ files, grep: nameGrep(request) }];
+    return {
+      argv: command(first ?? { files: [], grep: null }),
+      ...(then.length > 0 ? { thenArgv: then.map(command) } : {}),
+      env: { ...request.env, ...(own ? script.env : {}) },
+      cwd: request.root,
+      notes: scriptNotes(script, pkg.scripts?.test),
+      reports: [{ path: report, parser: 'mocha' }],
+    };
+  },
+};
+
+function nameGrep({ name }: PlanRequest): string | null {
+  if (!name) return null;
+  return name.regex ? name.text : escapeJsRegex(name.text);
+}
+
+function scriptNotes(script: TestScript, text: string | undefined): string[] {
+  if (script.note) return [script.note];
+  if (script.runner === 'mocha') return [];
+  if (script.runner !== null) return [`scripts.test runs ${script.runner}, not mocha; run-tests runs mocha with its configuration files only`];
+  return text === undefined ? ['package.json has no scripts.test; run-tests runs mocha with its configuration files'] : [];
+}
+
+/** The full title a mocha id (`<file>::<full title>`) names. */
+export const mochaTitle = (record: FailedTestRecord): string | null => {
+  const prefix = `${record.file ?? ''}::`;
+  return record.id.startsWith(prefix) ? record.id.slice(prefix.length) : null;
+};
+
+/** A rerun: the failed tests by an anchored grep of their exact full titles in their
+ * files; then, in a second mocha, whole files for errors outside tests (load errors,
+ * hooks: id = file). A failure tied to no file reruns the whole suite. */
+export function rerunSelections(rerun: readonly FailedTestRecord[]): Selection[] {
+  if (rerun.some((t) => t.file === null)) return [{ files: [], grep: null }];
+  const whole = [...new Set(rerun.filter((t) => t.id === t.file || mochaTitle(t) === null).map((t) => t.file as string))];
+  const exact = rerun.filter((t) => !whole.includes(t.file as string));
+  const selections: Selection[] = [];
+  if (exact.length > 0) {
+    const titles = [...new Set(exact.map((t) => mochaTitle(t) as string))];
+    selections.push({ files: [...new Set(exact.map((t) => t.file as string))], grep: `^(?:${titles.map(escapeJsRegex).join('|')})$` });
+  }
+  if (whole.length > 0) selections.push({ files: whole, grep: null });
+  return selections;
+}

@@ -1,0 +1,133 @@
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { FailedTestRecord } from '../../model/results.js';
+import type { ProjectFacts } from '../../project/facts.js';
+import { parseNodeTestId } from './id.js';
+import { expandDirectories, expandGlobs, fileOperand, isNodeTestFile } from '../../ecosystems/node/files.js';
+import { chooseNodeRunner, escapeJsRegex, nodeDetectionMiss, packageJson, testScript, type TestScript } from '../../ecosystems/node/project.js';
+import type { Runner, Invocation, PlanRequest } from '../types.js';
+
+/** What one `node --test` runs: files (none = the script's paths, or node's discovery)
+ * and name patterns (node runs a test when any pattern matches its name). */
+interface Selection {
+  readonly files: readonly string[];
+  readonly pattern: string | null;
+}
+
+const REPORTER_FLAGS = ['--test-reporter', '--test-reporter-destination'] as const;
+
+export const nodeTest: Runner = {
+  id: 'node-test',
+  parsers: { 'node-test': { load: async () => (await import('./events.js')).createNodeTestParser } },
+  markers: ['package.json'],
+  lookingFor: 'scripts.test running node --test, or node --test files in ., test/, tests/ or __tests__/ (node --test)',
+  installHint: 'install Node.js 20 or later',
+
+  detect(facts) {
+    const choice = chooseNodeRunner(facts);
+    return choice?.id === 'node-test' ? choice.reason : null;
+  },
+
+  unmatched: nodeDetectionMiss,
+
+  /** The same node that runs run-tests. Our reporter runs in node's parent process and
+   * the spec reporter writes the log; node gives neither flag to the test files'
+   * processes, so tests never see them. */
+  plan(request: PlanRequest): Invocation {
+    const pkg = packageJson(request.facts) ?? {};
+    const script = testScript(pkg);
+    const own = script.runner === 'node-test';
+    const report = request.artifacts.file('node-test-events.jsonl');
+    const reporter = pathToFileURL(path.join(request.reportersDir, 'node-test', 'reporter.mjs')).href;
+    const selecting = request.rerun !== null || request.name !== null;
+    const { flags, reporters, patterns } = splitNodeArgs(own ? script.nodeArgs : []);
+    const scriptFiles = own ? scriptOperands(request.facts, script.args) : [];
+    const logReporters = reporters.length > 0 ? reporters : [['--test-reporter=spec', '--test-reporter-destination=stdout']];
+    const command = (selection: Selection): string[] => [
+      process.execPath, ...flags, '--test',
+      ...logReporters.flat(), `--test-reporter=${reporter}`, `--test-reporter-destination=${report}`,
+      ...(selection.pattern === null ? (selecting ? [] : patterns) : [`--test-name-pattern=${selection.pattern}`]),
+      ...(selection.files.length > 0 ? selection.files.map(fileOperand) : scriptFiles),
+    ];
+    // node 20 searches a directory itself, later versions take globs instead: run-tests
+    // lists the test files below it, as node 20 would.
+    const files = expandDirectories(request.facts, request.files, isNodeTestFile);
+    const [first, ...then] = request.rerun ? rerunSelections(request.rerun) : [{ files, pattern: namePattern(request) }];
+    const env = { ...request.env, ...(own ? script.env : {}) };
+    // Set inside node's own test processes; inherited, it would make node a child reporter.
+    delete env.NODE_TEST_CONTEXT;
+    const notes = scriptNotes(script, pkg.scripts?.test);
+    if (selecting && patterns.length > 0) notes.push("the script's --test-name-pattern is replaced by run-tests' selection");
+    const globs = own ? script.args.filter((arg) => !scriptFiles.includes(arg)) : [];
+    if (globs.length > 0 && first?.files.length === 0) notes.push(`node ${process.versions.node} does not expand globs: run-tests gave it the files of ${globs.join(', ')}, as npm's shell would`);
+    return {
+      argv: command(first ?? { files: [], pattern: null }),
+      ...(then.length > 0 ? { thenArgv: then.map(command) } : {}),
+      env,
+      cwd: request.root,
+      notes,
+      reports: [{ path: report, parser: 'node-test' }],
+    };
+  },
+};
+
+/** The script's node flags, with its reporters (kept for the log, each with a
+ * destination) and name patterns set apart. */
+export function splitNodeArgs(args: readonly string[]): { flags: string[]; reporters: string[][]; patterns: string[] } {
+  const flags: string[] = [];
+  const names: string[] = [];
+  const destinations: string[] = [];
+  const patterns: string[] = [];
+  for (let i = 0; i < args.length; i += 1) {
+    const arg = args[i] ?? '';
+    const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, null];
+    const list = flag === REPORTER_FLAGS[0] ? names : flag === REPORTER_FLAGS[1] ? destinations : flag === '--test-name-pattern' ? patterns : null;
+    if (list === null) {
+      flags.push(arg);
+      continue;
+    }
+    const value = inline ?? args[(i += 1)] ?? '';
+    list.push(value);
+  }
+  const reporters = names.map((name, k) => [`--test-reporter=${name}`, `--test-reporter-destination=${destinations[k] ?? 'stdout'}`]);
+  return { flags, reporters, patterns: patterns.map((p) => `--test-name-pattern=${p}`) };
+}
+
+/** node 20 does not expand a glob it is given (node 21 and later do): run-tests expands
+ * the script's globs for it, as the shell that runs `npm test` does. */
+const NODE_EXPANDS_GLOBS = Number(process.versions.node.split('.')[0]) >= 21;
+
+function scriptOperands(facts: ProjectFacts, args: readonly string[]): readonly string[] {
+  return NODE_EXPANDS_GLOBS ? args : expandGlobs(facts, args);
+}
+
+function namePattern({ name }: PlanRequest): string | null {
+  if (!name) return null;
+  return name.regex ? name.text : escapeJsRegex(name.text);
+}
+
+function scriptNotes(script: TestScript, text: string | undefined): string[] {
+  if (script.note) return [script.note];
+  if (script.runner === 'node-test') return [];
+  if (script.runner !== null) return [`scripts.test runs ${script.runner}, not node --test; run-tests runs node --test on node's default test files`];
+  return text === undefined ? ["package.json has no scripts.test; run-tests runs node --test on node's default test files"] : [];
+}
+
+/** A rerun. Node 20 matches a pattern against each test's own name, and a test runs
+ * when it or an ancestor matches; a matching describe runs all of it. So each failure
+ * is selected by the exact name of its outermost test (its subtests run inside it), in
+ * its file; errors of whole files, describe blocks or parent tests (id = file) rerun
+ * their files in a second node. A failure tied to no file reruns everything. */
+export function rerunSelections(rerun: readonly FailedTestRecord[]): Selection[] {
+  if (rerun.some((t) => t.file === null)) return [{ files: [], pattern: null }];
+  const outermost = (t: FailedTestRecord): string | null => parseNodeTestId(t.id, t.file)?.tests[0] ?? null;
+  const whole = [...new Set(rerun.filter((t) => outermost(t) === null).map((t) => t.file as string))];
+  const exact = rerun.filter((t) => !whole.includes(t.file as string));
+  const selections: Selection[] = [];
+  if (exact.length > 0) {
+    const names = [...new Set(exact.map((t) => outermost(t) as string))];
+    selections.push({ files: [...new Set(exact.map((t) => t.file as string))], pattern: `^(?:${names.map(escapeJsRegex).join('|')})$` });
+  }
+  if (whole.length > 0) selections.push({ files: whole, pattern: null });
+  return selections;
+}

@@ -1,0 +1,150 @@
+import path from 'node:path';
+import type { FailedTestRecord } from '../../model/results.js';
+import type { ProjectFacts } from '../../project/facts.js';
+import { tomlAt, tomlTable } from '../../project/toml.js';
+import type { NameFilter } from '../../model/request.js';
+import type { Runner, Invocation, PlanRequest } from '../types.js';
+
+/** The plugin module in reporters/pytest, and the launcher that stands for `python3 -m pytest`. */
+const PLUGIN = 'run_tests_pytest';
+const LAUNCHER = 'run_pytest.py';
+const VIRTUALENVS = ['.venv', 'venv'] as const;
+
+/** Config files whose pytest section marks a project, and where pytest reads them. */
+const CONFIGS: readonly (readonly [file: string, hasSection: ((text: string) => boolean) | null, shown: string])[] = [
+  ['pytest.ini', null, 'pytest.ini'],
+  ['.pytest.ini', null, '.pytest.ini'],
+  // `[tool.pytest.ini_options]`, pytest 9's `[tool.pytest]`, or the same tables as TOML's dotted keys.
+  ['pyproject.toml', (text) => tomlAt(tomlTable(text), 'tool', 'pytest') !== undefined, '[tool.pytest.ini_options] in pyproject.toml'],
+  ['tox.ini', (text) => /^\s*\[pytest\]/m.test(text), '[pytest] in tox.ini'],
+  ['setup.cfg', (text) => /^\s*\[tool:pytest\]/m.test(text), '[tool:pytest] in setup.cfg'],
+];
+
+/** pytest's default `python_files`. */
+const TEST_FILE = /^(?:test_.*|.*_test)\.py$/;
+/** Directories the search for test files inside packages descends into, besides packages
+ * (those with `__init__.py`). pytest's own collection goes everywhere but norecursedirs. */
+const TEST_DIRS: ReadonlySet<string> = new Set(['tests', 'test', 'src']);
+/** How deep below the root: `src/pkg/tests/test_x.py` is three directories down. */
+const SEARCH_DEPTH = 3;
+
+export const pytest: Runner = {
+  id: 'pytest',
+  parsers: { pytest: { load: async () => (await import('./events.js')).createPytestParser } },
+  // Where pytest itself looks for its rootdir (setup.py when no config file says more).
+  // Not conftest.py: it often lives in tests/ and below, which would make a subdirectory
+  // the project root.
+  markers: ['pytest.ini', '.pytest.ini', 'pyproject.toml', 'tox.ini', 'setup.cfg', 'setup.py'],
+  lookingFor: 'pytest.ini, a pytest section in pyproject.toml, tox.ini or setup.cfg, conftest.py or test_*.py files, also inside packages and src/ (pytest)',
+  installHint: 'install pytest (Debian: apt-get install python3-pytest), or into the project\'s virtualenv (.venv/bin/python -m pip install pytest)',
+
+  detect(facts) {
+    const evidence = pytestEvidence(facts);
+    if (evidence === null) return null;
+    const venv = virtualenvPython(facts);
+    return `${evidence}: pytest through \`${venv === null ? 'python3' : venv} -m pytest\``;
+  },
+
+  plan(request: PlanRequest): Invocation {
+    const report = request.artifacts.file('pytest.jsonl');
+    const filter = request.rerun === null && request.name !== null ? pytestFilter(request.name) : null;
+    const args = request.rerun === null ? request.files.map(safeArgument) : rerunArguments(request.rerun);
+    const venv = virtualenvPython(request.facts);
+    const plugins = request.env.PYTEST_PLUGINS;
+    const pythonPath = request.env.PYTHONPATH;
+    const reporters = path.join(request.reportersDir, 'pytest');
+    const env: NodeJS.ProcessEnv = {
+      ...request.env,
+      PYTHONPATH: pythonPath ? `${reporters}${path.delimiter}${pythonPath}` : reporters,
+      PYTEST_PLUGINS: plugins ? `${PLUGIN},${plugins}` : PLUGIN,
+      RUN_TESTS_PYTEST_REPORT: report,
+    };
+    if (filter !== null) env.RUN_TESTS_PYTEST_FILTER = filter;
+    else delete env.RUN_TESTS_PYTEST_FILTER;
+    const common = { env, cwd: request.root, shownEnv: ['RUN_TESTS_PYTEST_FILTER'], reports: [{ path: report, parser: 'pytest' as const }], noTestsExitCodes: [5] };
+    if (venv !== null) {
+      const python = path.join(request.root, venv);
+      return {
+        ...common,
+        argv: [python, '-m', 'pytest', ...args],
+        shownArgv: (argv) => [venv, ...argv.slice(1)],
+        requires: [python],
+      };
+    }
+    return {
+      ...common,
+      argv: ['python3', path.join(reporters, LAUNCHER), ...args],
+      shownArgv: (argv) => ['python3', '-m', 'pytest', ...argv.slice(2)],
+      requires: ['python3'],
+    };
+  },
+
+  /** A collection error of a class (id `file::Class`) is settled once a test in it ran. */
+  covers(record, result) {
+    return result.id.startsWith(`${record.id}::`);
+  },
+};
+
+/** Why this looks like a pytest project, or null. */
+export function pytestEvidence(facts: ProjectFacts): string | null {
+  for (const [file, hasSection, shown] of CONFIGS) {
+    const text = facts.exists(file) ? facts.read(file) : null;
+    if (text !== null && (hasSection === null || hasSection(text))) return `${shown} found`;
+  }
+  if (facts.exists('conftest.py')) return 'conftest.py found';
+  for (const dir of ['tests', 'test', '']) {
+    const found = testFileIn(facts, dir);
+    if (found !== null) return `${found} found`;
+  }
+  const deep = testFileBelow(facts, '', SEARCH_DEPTH);
+  return deep === null ? null : `${deep} found`;
+}
+
+/** `tests/test_*.py` (or `*_test.py`) when the directory holds such a file, else null. */
+function testFileIn(facts: ProjectFacts, dir: string): string | null {
+  const name = facts.list(dir).filter((entry) => TEST_FILE.test(entry)).sort()[0];
+  if (name === undefined) return null;
+  return `${dir === '' ? '' : `${dir}/`}${name.startsWith('test_') ? 'test_*.py' : '*_test.py'}`;
+}
+
+/** Test files inside packages, under src/ and below tests/ (`simplejson/tests/test_*.py`,
+ * `src/pkg/tests/test_*.py`, `tests/unit/test_*.py`), which pytest's collection from the
+ * root finds: a bounded search through packages, tests/, test/ and src/ directories and
+ * everything below a tests/ or test/ directory. */
+function testFileBelow(facts: ProjectFacts, dir: string, depth: number, inTests = false): string | null {
+  if (depth === 0) return null;
+  // In name order: the evidence shown does not depend on the order the disk lists them in.
+  for (const name of [...facts.list(dir)].sort()) {
+    const sub = dir === '' ? name : `${dir}/${name}`;
+    if (name.startsWith('.') || name === '__pycache__' || !facts.isDirectory(sub)) continue;
+    if (!inTests && !TEST_DIRS.has(name) && !facts.exists(`${sub}/__init__.py`)) continue;
+    const found = testFileIn(facts, sub) ?? testFileBelow(facts, sub, depth - 1, inTests || name === 'tests' || name === 'test');
+    if (found !== null) return found;
+  }
+  return null;
+}
+
+/** The project's virtualenv interpreter (relative to the root), or null. */
+export function virtualenvPython(facts: ProjectFacts): string | null {
+  return VIRTUALENVS.map((dir) => `${dir}/bin/python`).find((python) => facts.isExecutable(python)) ?? null;
+}
+
+/** Python's re.escape for the characters that are special outside verbose mode. */
+export const escapePythonRegex = (text: string): string => text.replace(/[\\.^$*+?{}[\]|()]/g, (c) => `\\${c}`);
+
+/** `--name` for our plugin, which keeps the tests whose id `re.search`es it: plain text
+ * is matched as a substring (pytest's -k is an expression language, where spaces,
+ * brackets and parentheses cannot be written); a /regex/ is Python's `re`. */
+export const pytestFilter = (name: NameFilter): string => (name.regex ? name.text : escapePythonRegex(name.text));
+
+/** A path or node id pytest would otherwise read as an option. */
+const safeArgument = (arg: string): string => (arg.startsWith('-') ? `./${arg}` : arg);
+
+/** Exact node ids on the command line (pytest takes them as given, brackets and spaces
+ * too); a file-level entry (a collection error) reruns its whole file, which makes its
+ * other ids redundant. */
+export function rerunArguments(rerun: readonly FailedTestRecord[]): string[] {
+  const wholeFiles = new Set(rerun.filter((t) => !t.id.includes('::')).map((t) => t.id));
+  const ids = rerun.map((t) => t.id).filter((id) => !id.includes('::') || !wholeFiles.has(id.slice(0, id.indexOf('::'))));
+  return [...new Set(ids)].map(safeArgument);
+}

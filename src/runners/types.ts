@@ -1,0 +1,121 @@
+import type { ArtifactPaths } from '../store/artifacts.js';
+import type { FailedTest, FailedTestRecord, TestResult } from '../model/results.js';
+import type { ProjectFacts } from '../project/facts.js';
+import type { NameFilter } from '../model/request.js';
+import type { ParserFactory } from '../parsers/stream.js';
+
+export interface PlanRequest {
+  readonly root: string;
+  readonly facts: ProjectFacts;
+  /** Relative to root, `/`-separated. Empty means the whole suite. */
+  readonly files: readonly string[];
+  readonly name: NameFilter | null;
+  /** With --failed-only: exactly these tests, never the whole suite. */
+  readonly rerun: readonly FailedTestRecord[] | null;
+  readonly artifacts: ArtifactPaths;
+  /** The environment run-tests itself was started with. */
+  readonly env: NodeJS.ProcessEnv;
+  /** Absolute path of this package's reporters/ directory. */
+  readonly reportersDir: string;
+  /** --no-cache: run afresh what the runner would replay from its own result cache. A
+   * runner without one ignores it. */
+  readonly noCache?: boolean;
+}
+
+/** A parser's id: a shared format's (src/runners/parsers.ts) or one a runner declares
+ * in its `parsers`. Stored in a run's record, so an id keeps its meaning. */
+export type ParserId = string;
+
+/** A parser of one format, loaded on demand so a command only imports the parser it uses. */
+export interface ParserEntry {
+  readonly load: () => Promise<ParserFactory>;
+  /** What the parser needs to know of the project beyond its root (go's module path),
+   * for a report read by `run-tests parse`; a run's plan gives it in ReportSource.hints. */
+  readonly hints?: (facts: ProjectFacts) => Readonly<Record<string, string>>;
+}
+
+/** A structured report the runner writes, and the parser that reads it. */
+export interface ReportSource {
+  readonly path: string;
+  readonly parser: ParserId;
+  /** What the parser needs to know beyond the project root (e.g. a Go module path). */
+  readonly hints?: Readonly<Record<string, string>>;
+}
+
+export interface Invocation {
+  readonly argv: readonly string[];
+  /** Commands run after argv, one after another, with the same cwd and env and their
+   * output appended to the same log: e.g. one `go test` per package for an exact rerun.
+   * The run's exit status is the first non-zero one. */
+  readonly thenArgv?: readonly (readonly string[])[];
+  readonly env: NodeJS.ProcessEnv;
+  readonly cwd: string;
+  /** Why the command differs from what the project's own script runs, e.g. "scripts.test
+   * is a shell command line; run-tests runs jest directly". Shown with the reason. */
+  readonly notes?: readonly string[];
+  /** Environment variables run-tests set that belong in the displayed command. */
+  readonly shownEnv?: readonly string[];
+  /** How each command is displayed, when argv wraps the runner in a launcher of ours:
+   * the runner's own command, as a person would type it. */
+  readonly shownArgv?: (argv: readonly string[]) => readonly string[];
+  /** Whether the runner reads this root-relative form of a path in argv as that path;
+   * absent: any form not starting with `-` does. For runners that tell paths by their
+   * shape (bin/rails test: `dir/file` only): the displayed command keeps the others as run. */
+  readonly readsAsPath?: (relative: string) => boolean;
+  /** Exit codes by which the runner says it found no tests (pytest: 5): with a clean
+   * report that executed nothing, the run is `no_tests`, not an error. */
+  readonly noTestsExitCodes?: readonly number[];
+  /** A report that is the runner's own output: its stdout and stderr are also appended
+   * here, whole lines at a time (go test -json prints its events on stdout). */
+  readonly captureOutput?: string;
+  /** Executables a launcher will start, checked on the child's PATH before spawning so
+   * a missing one is RUNNER_MISSING with the install hint, not a missing report. */
+  readonly requires?: readonly string[];
+  /** In order of preference: the first one that parses as complete wins; otherwise the
+   * one with the most results is used, marked incomplete. Deleted before the run, and
+   * followed while the runner writes them (the live count comes from them). */
+  readonly reports: readonly ReportSource[];
+}
+
+export interface Runner {
+  readonly id: string;
+  /** Files whose presence makes a directory a project root for this ecosystem. */
+  readonly markers: readonly string[];
+  /** What detection looks for, for the "no runner" message. */
+  readonly lookingFor: string;
+  /** What detection saw in this project instead, for the "no runner" message (e.g. a
+   * scripts.test that runs no runner it knows); null when it has nothing to add. */
+  unmatched?(facts: ProjectFacts): string | null;
+  /** The parsers of the reports this runner writes, by id (ids are global: the runner's
+   * own id for its injected reporter's events). */
+  readonly parsers?: Readonly<Record<ParserId, ParserEntry>>;
+  /** What to install when the runner's executable is missing. */
+  readonly installHint: string;
+  /** Pure: a human-readable reason when this runner applies, else null. */
+  detect(facts: ProjectFacts): string | null;
+  /** Pure: the command to run. Throws a USAGE HarnessError for a request it cannot honour. */
+  plan(request: PlanRequest): Invocation;
+  /** Whether a result of this run speaks for a recorded failure with another id (a
+   * package-level build failure, say, is settled once a test of that package ran).
+   * Same ids, and file-level records (id = file) by a result in that file, always are. */
+  covers?(record: FailedTestRecord, result: TestResult): boolean;
+  /** How a rerun knows the test that ran is the recorded one. By default by its name and
+   * its file (an id may be positional: rspec's `x_spec.rb[1:2]` is whichever example is
+   * second). `name-and-id`: the runner's ids name the test (go's `<package> <name>`), and
+   * a failure's `file` is where it failed, which moves between runs. */
+  readonly identity?: 'name-and-file' | 'name-and-id';
+  /** Pure: the runner's own first error lines in the start of its log (a dependency it
+   * cannot resolve, a task it does not know), quoted when it failed before running any
+   * test; empty when it said nothing recognisable (the end of the log is quoted then). */
+  failureLines?(log: string): readonly string[];
+  /** Where a failure the report gave no line for is defined, read from the project's
+   * sources (a go example's wrong output carries no `file_test.go:N:`, a Rust test that
+   * returned `Err` no location at all); null if unknown. The place found replaces the
+   * failure's file, if the report gave one. Called after the run, for those failures only. */
+  locate?(failure: FailedTest, facts: ProjectFacts): Promise<{ readonly file: string; readonly line: number } | null>;
+  /** Pure: whether the runner's own filter for a plain-text `--name` selects a test it
+   * reported, matched exactly as the runner matches it. A `--name` run that reports a test
+   * it does not select lost its filter (rspec's run_all_when_everything_filtered) and is
+   * never `passed`. Absent where run-tests cannot tell exactly. */
+  selectedByName?(text: string, test: TestResult): boolean;
+}

@@ -1,0 +1,18 @@
+/** Reads the events reporters/unittest/run_tests_unittest.py writes. A test_end is one
+ * test as unittest counts it, named by its dotted id; a failing subtest is in its test's
+ * message. An error outside tests is named as the reporter names it (`load error:
+ * tests.test_broken`, `setUpClass (tests.test_db.DbTest)`), its id the dotted name that
+ * reruns it. */
+import type { FailedTest } from '../../model/results.js';
+import { boundMessage } from '../../parsers/fields.js';
+import { eventsParser, type ErrorEvent } from '../../parsers/events.js';
+import type { ParserFactory } from '../../parsers/stream.js';
+
+/** An error whose reporter gave no id or name (another writer of the format): named by
+ * its file, as other runners' load errors are. */
+function error(e: ErrorEvent): FailedTest {
+  const name = e.name ?? `${e.kind ?? 'load'} error: ${e.file ?? 'unknown module'}`;
+  return { id: e.id ?? e.file ?? name, name, file: e.file, line: e.line, status: 'error', message: boundMessage(e.message) };
+}
+
+export const createUnittestParser: ParserFactory = eventsParser({ error });

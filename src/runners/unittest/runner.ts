@@ -1,0 +1,189 @@
+import path from 'node:path';
+import type { FailedTestRecord } from '../../model/results.js';
+import { usageError } from '../../model/errors.js';
+import type { ProjectFacts } from '../../project/facts.js';
+import type { Runner, Invocation, PlanRequest } from '../types.js';
+import { runsPytest, unittestCommand, type ProjectCommand } from './command.js';
+import { rerunArguments, rerunPaths } from './ids.js';
+
+const EVENTS_VAR = 'RUN_TESTS_UNITTEST_EVENTS';
+const FILTER_VAR = 'RUN_TESTS_UNITTEST_FILTER';
+const VIRTUALENVS = ['.venv', 'venv'] as const;
+
+/** pytest's configuration: a project that has it is pytest's, which runs unittest tests
+ * too (src/runners/pytest reads the same files; runners share no code sideways). */
+const PYTEST_CONFIGS: readonly (readonly [file: string, section: RegExp | null])[] = [
+  ['pytest.ini', null],
+  ['.pytest.ini', null],
+  ['pyproject.toml', /^\s*\[tool\.pytest(?:\.ini_options)?\]/m],
+  ['tox.ini', /^\s*\[pytest\]/m],
+  ['setup.cfg', /^\s*\[tool:pytest\]/m],
+  ['conftest.py', null],
+  ['tests/conftest.py', null],
+  ['test/conftest.py', null],
+];
+
+/** unittest's default discovery pattern, `test*.py`. */
+const TEST_FILE = /^test.*\.py$/;
+const SEARCH_DEPTH = 3;
+
+export const unittest: Runner = {
+  id: 'unittest',
+  parsers: { unittest: { load: async () => (await import('./events.js')).createUnittestParser } },
+  markers: ['tox.ini', 'noxfile.py', 'setup.py', 'setup.cfg', 'pyproject.toml'],
+  lookingFor: 'tox.ini, noxfile.py, a Makefile or CI config running python -m unittest, or load_tests in test files, with no pytest configuration (python -m unittest)',
+  installHint: 'install python3 (Debian: apt-get install python3), or create the project\'s virtualenv (.venv)',
+
+  detect(facts) {
+    if (hasPytestConfig(facts)) return null;
+    const command = unittestCommand(facts);
+    const evidence = command !== null ? `${command.source} runs python -m unittest`
+      : runsPytest(facts) ? null : loadTestsEvidence(facts);
+    if (evidence === null) return null;
+    return `${evidence}: unittest through \`${virtualenvPython(facts) ?? 'python3'} -m unittest\``;
+  },
+
+  plan(request: PlanRequest): Invocation {
+    const command = unittestCommand(request.facts);
+    const events = request.artifacts.file('unittest.jsonl');
+    const top = topLevel(command);
+    const own = command?.pythonPath ?? [];
+    const { commands, paths } = request.rerun !== null ? rerunCommands(request.rerun, top)
+      : request.files.length > 0 ? fileCommands(request, top, command) : { commands: [command?.args ?? []], paths: [] };
+    const shownPaths = [...new Set([...own, ...paths])];
+    const reporters = path.join(request.reportersDir, 'unittest');
+    const env: NodeJS.ProcessEnv = {
+      ...request.env,
+      PYTHONPATH: [reporters, ...shownPaths.map((p) => path.join(request.root, p)), request.env.PYTHONPATH].filter(Boolean).join(path.delimiter),
+      [EVENTS_VAR]: events,
+    };
+    if (request.rerun === null && request.name !== null) env[FILTER_VAR] = request.name.regex ? request.name.text : escapePythonRegex(request.name.text);
+    else delete env[FILTER_VAR];
+    const venv = virtualenvPython(request.facts);
+    const python = venv === null ? 'python3' : path.join(request.root, venv);
+    const [first = [], ...rest] = commands.map((args) => [python, '-m', 'unittest', ...args]);
+    const shownPython = venv ?? 'python3';
+    const dropped = command?.dropped ?? [];
+    return {
+      argv: first,
+      ...(rest.length > 0 ? { thenArgv: rest } : {}),
+      env,
+      cwd: request.root,
+      shownEnv: [FILTER_VAR],
+      // As a person types it: the project's PYTHONPATH, not the one with our hook in it.
+      shownArgv: (argv) => [...(shownPaths.length > 0 ? [`PYTHONPATH=${shownPaths.join(':')}`] : []), shownPython, ...argv.slice(1)],
+      ...(dropped.length > 0 ? { notes: [`${command?.source ?? ''} gives unittest ${dropped.join(' ')}; run-tests leaves ${dropped.length === 1 ? 'it' : 'them'} out`] } : {}),
+      // unittest exits 5 when it ran no tests (Python 3.12 and later).
+      noTestsExitCodes: [5],
+      requires: [python],
+      reports: [{ path: events, parser: 'unittest' }],
+    };
+  },
+
+  /** A module that failed to load (id: the module) or a class whose setUpClass raised
+   * (id: the class) is settled once a test in it ran. */
+  covers(record, result) {
+    return ERROR_ENTRY.test(record.test_name) && (result.id.startsWith(`${record.id}.`) || result.id.startsWith(`${record.id}::`));
+  },
+};
+
+/** The names the reporter gives errors outside tests. */
+const ERROR_ENTRY = /^(?:load error: |(?:setUp|tearDown)(?:Class|Module) \()/;
+
+const hasPytestConfig = (facts: ProjectFacts): boolean =>
+  PYTEST_CONFIGS.some(([file, section]) => {
+    const text = facts.exists(file) ? facts.read(file) : null;
+    return text !== null && (section === null || section.test(text));
+  });
+
+/** `load_tests in tests/test_docs.py`: a test module that adds tests of its own making
+ * (doctests, often), which only unittest's loader calls. */
+function loadTestsEvidence(facts: ProjectFacts, dir = '', depth = SEARCH_DEPTH): string | null {
+  if (depth === 0) return null;
+  const entries = [...facts.list(dir)].sort();
+  for (const name of entries.filter((n) => TEST_FILE.test(n))) {
+    const file = dir === '' ? name : `${dir}/${name}`;
+    if (/^def load_tests\(/m.test(facts.read(file) ?? '')) return `load_tests in ${file}`;
+  }
+  for (const name of entries) {
+    const sub = dir === '' ? name : `${dir}/${name}`;
+    if (name.startsWith('.') || name === '__pycache__' || !facts.isDirectory(sub)) continue;
+    if (name !== 'tests' && name !== 'test' && name !== 'src' && !facts.exists(`${sub}/__init__.py`)) continue;
+    const found = loadTestsEvidence(facts, sub, depth - 1);
+    if (found !== null) return found;
+  }
+  return null;
+}
+
+function virtualenvPython(facts: ProjectFacts): string | null {
+  return VIRTUALENVS.map((dir) => `${dir}/bin/python`).find((python) => facts.isExecutable(python)) ?? null;
+}
+
+/** Python's re.escape for the characters that are special outside verbose mode. */
+const escapePythonRegex = (text: string): string => text.replace(/[\\.^$*+?{}[\]|()]/g, (c) => `\\${c}`);
+
+/** What the project's `discover` sets: its start directory, pattern and top-level
+ * directory (options or positionals, as unittest reads them). */
+export function discoverParts(command: ProjectCommand | null): { start: string | null; pattern: string | null; top: string | null } {
+  const args = command?.args ?? [];
+  if (args[0] !== 'discover') return { start: null, pattern: null, top: null };
+  const options = new Map<string, string>();
+  const positional: string[] = [];
+  for (let i = 1; i < args.length; i += 1) {
+    const arg = args[i] ?? '';
+    const name = OPTION_NAMES.get(arg);
+    if (name !== undefined) options.set(name, args[(i += 1)] ?? '');
+    else if (!arg.startsWith('-')) positional.push(arg);
+  }
+  return {
+    start: options.get('start') ?? positional[0] ?? null,
+    pattern: options.get('pattern') ?? positional[1] ?? null,
+    top: options.get('top') ?? positional[2] ?? null,
+  };
+}
+
+const OPTION_NAMES: ReadonlyMap<string, string> = new Map([
+  ['-s', 'start'], ['--start-directory', 'start'], ['-p', 'pattern'], ['--pattern', 'pattern'],
+  ['-t', 'top'], ['--top-level-directory', 'top'], ['-k', 'k'],
+]);
+
+/** The directory the project's discovery imports test modules from (its top-level
+ * directory, else its start directory, else the root): test ids are dotted names
+ * relative to it. */
+export function topLevel(command: ProjectCommand | null): string {
+  const { start, top } = discoverParts(command);
+  return (top ?? start ?? '.').replace(/^\.\/?/, '').replace(/\/$/, '') || '.';
+}
+
+interface Commands {
+  readonly commands: readonly (readonly string[])[];
+  /** Root-relative directories test modules are imported from, for PYTHONPATH. */
+  readonly paths: readonly string[];
+}
+
+/** Files by path in one command (unittest names them as modules of the root); each
+ * directory discovered in a command of its own, with the project's pattern. */
+function fileCommands(request: PlanRequest, top: string, command: ProjectCommand | null): Commands {
+  const files = request.files.filter((f) => !request.facts.isDirectory(f));
+  const dirs = request.files.filter((f) => request.facts.isDirectory(f));
+  for (const file of files) {
+    if (!file.endsWith('.py') || file.startsWith('-')) throw usageError(`unittest runs .py files and directories; ${JSON.stringify(file)} is neither`);
+  }
+  const { pattern } = discoverParts(command);
+  const discover = dirs.map((dir) => {
+    // A package below the top-level directory keeps its dotted names; any other
+    // directory is its own top, as `discover -s dir` makes it.
+    const inTop = top === '.' || dir === top || dir.startsWith(`${top}/`);
+    const asPackage = request.facts.exists(`${dir}/__init__.py`) && inTop && dir !== top;
+    return ['discover', '-s', dir, ...(pattern === null ? [] : ['-p', pattern]), ...(asPackage ? ['-t', top] : [])];
+  });
+  return { commands: [...(files.length > 0 ? [files] : []), ...discover], paths: top === '.' ? [] : [top] };
+}
+
+/** The recorded failures by dotted name, importable from where the run found them. */
+function rerunCommands(rerun: readonly FailedTestRecord[], top: string): Commands {
+  for (const record of rerun) {
+    if (record.id.startsWith('-')) throw usageError(`${JSON.stringify(record.id)} is not a unittest name: a recorded id never starts with "-"`);
+  }
+  return { commands: [rerunArguments(rerun)], paths: rerunPaths(rerun, top) };
+}
