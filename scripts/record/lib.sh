@@ -14,3 +14,17 @@ fresh_copy() {
   cp -R "$projects/$1" "$work/$2"
   (cd "$work/$2" && pwd -P)
 }
+
+# case_setup <case> <project> [VAR=value ...] -- [arguments...]: the start every
+# record() shares. Sets name, project, vars (the VAR=value words), args (what follows `--`) and
+# root (a fresh copy of the project, see fresh_copy).
+case_setup() {
+  name="$1"
+  project="$2"
+  shift 2
+  vars=()
+  while [ "$1" != "--" ]; do vars+=("$1"); shift; done
+  shift
+  args=("$@")
+  root="$(fresh_copy "$project" "$name")"
+}

@@ -14,12 +14,8 @@ for var in $(env | grep -oE '^(BUNDLE|BUNDLER)_[A-Za-z0-9_]*' || true); do unset
 
 # record <case> <project> [VAR=value ...] -- <command...>
 record() {
-  local name="$1" project="$2"; shift 2
-  local vars=()
-  while [ "$1" != "--" ]; do vars+=("$1"); shift; done
-  shift
-  local root
-  root="$(fresh_copy "$project" "$name")"
+  case_setup "$@"
+  set -- "${args[@]+"${args[@]}"}"
   local report="$work/$name.report.jsonl"
   echo "== $name: (cd $project && $*)" >&2
   (
@@ -30,7 +26,8 @@ record() {
       RUN_TESTS_MINITEST_REPORT="$report" \
       "$@" >"$work/$name.stdout" 2>&1
   ) || echo "   (exit status $?, expected when tests fail)" >&2
-  ROOT="$root" perl -pe 's/\Q$ENV{ROOT}\E/<root>/g' "$report" >"$out/$name.jsonl"
+  # pids become 1, 2, … in order of appearance (several processes stay apart), durations 1 ms.
+  ROOT="$root" perl -pe 's/\Q$ENV{ROOT}\E/<root>/g; s/"pid":(\d+)/"\"pid\":" . ($p{$1} \/\/= ++$n)/ge; s/"duration_ms":[0-9.e+-]+/"duration_ms":1/g' "$report" >"$out/$name.jsonl"
 }
 
 # SEED: the same order at every recording, so a re-recording differs only where the output does.

@@ -17,12 +17,8 @@ prepare() { :; }
 
 # record <case> <project> [VAR=value ...] -- [pytest arguments...]
 record() {
-  local name="$1" project="$2"; shift 2
-  local vars=()
-  while [ "$1" != "--" ]; do vars+=("$1"); shift; done
-  shift
-  local root
-  root="$(fresh_copy "$project" "$name")"
+  case_setup "$@"
+  set -- "${args[@]+"${args[@]}"}"
   prepare "$root"
   local report="$work/$name.report.jsonl"
   echo "== $name: (cd $project && pytest $*)" >&2

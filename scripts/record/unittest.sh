@@ -12,12 +12,8 @@ python="${PYTHON:-/usr/bin/python3}"
 
 # record <case> <project> [VAR=value ...] -- [unittest arguments...]
 record() {
-  local name="$1" project="$2"; shift 2
-  local vars=()
-  while [ "$1" != "--" ]; do vars+=("$1"); shift; done
-  shift
-  local root
-  root="$(fresh_copy "$project" "$name")"
+  case_setup "$@"
+  set -- "${args[@]+"${args[@]}"}"
   local events="$work/$name.events.jsonl"
   echo "== $name: (cd $project && python3 -m unittest $*)" >&2
   (

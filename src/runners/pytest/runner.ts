@@ -1,25 +1,13 @@
 import path from 'node:path';
 import type { FailedTestRecord } from '../../model/results.js';
 import type { ProjectFacts } from '../../project/facts.js';
-import { tomlAt, tomlTable } from '../../project/toml.js';
+import { escapePythonRegex, pytestConfig, virtualenvPython } from '../../ecosystems/python.js';
 import type { NameFilter } from '../../model/request.js';
 import type { Runner, Invocation, PlanRequest } from '../types.js';
 
 /** The plugin module in reporters/pytest, and the launcher that stands for `python3 -m pytest`. */
 const PLUGIN = 'run_tests_pytest';
 const LAUNCHER = 'run_pytest.py';
-const VIRTUALENVS = ['.venv', 'venv'] as const;
-
-/** Config files whose pytest section marks a project, and where pytest reads them. */
-const CONFIGS: readonly (readonly [file: string, hasSection: ((text: string) => boolean) | null, shown: string])[] = [
-  ['pytest.ini', null, 'pytest.ini'],
-  ['.pytest.ini', null, '.pytest.ini'],
-  // `[tool.pytest.ini_options]`, pytest 9's `[tool.pytest]`, or the same tables as TOML's dotted keys.
-  ['pyproject.toml', (text) => tomlAt(tomlTable(text), 'tool', 'pytest') !== undefined, '[tool.pytest.ini_options] in pyproject.toml'],
-  ['tox.ini', (text) => /^\s*\[pytest\]/m.test(text), '[pytest] in tox.ini'],
-  ['setup.cfg', (text) => /^\s*\[tool:pytest\]/m.test(text), '[tool:pytest] in setup.cfg'],
-];
-
 /** pytest's default `python_files`. */
 const TEST_FILE = /^(?:test_.*|.*_test)\.py$/;
 /** Directories the search for test files inside packages descends into, besides packages
@@ -87,10 +75,8 @@ export const pytest: Runner = {
 
 /** Why this looks like a pytest project, or null. */
 export function pytestEvidence(facts: ProjectFacts): string | null {
-  for (const [file, hasSection, shown] of CONFIGS) {
-    const text = facts.exists(file) ? facts.read(file) : null;
-    if (text !== null && (hasSection === null || hasSection(text))) return `${shown} found`;
-  }
+  const config = pytestConfig(facts);
+  if (config !== null) return `${config} found`;
   if (facts.exists('conftest.py')) return 'conftest.py found';
   for (const dir of ['tests', 'test', '']) {
     const found = testFileIn(facts, dir);
@@ -123,14 +109,6 @@ function testFileBelow(facts: ProjectFacts, dir: string, depth: number, inTests 
   }
   return null;
 }
-
-/** The project's virtualenv interpreter (relative to the root), or null. */
-export function virtualenvPython(facts: ProjectFacts): string | null {
-  return VIRTUALENVS.map((dir) => `${dir}/bin/python`).find((python) => facts.isExecutable(python)) ?? null;
-}
-
-/** Python's re.escape for the characters that are special outside verbose mode. */
-export const escapePythonRegex = (text: string): string => text.replace(/[\\.^$*+?{}[\]|()]/g, (c) => `\\${c}`);
 
 /** `--name` for our plugin, which keeps the tests whose id `re.search`es it: plain text
  * is matched as a substring (pytest's -k is an expression language, where spaces,

@@ -3,25 +3,14 @@ import type { FailedTestRecord } from '../../model/results.js';
 import { usageError } from '../../model/errors.js';
 import type { ProjectFacts } from '../../project/facts.js';
 import type { Runner, Invocation, PlanRequest } from '../types.js';
+import { escapePythonRegex, pytestConfig, virtualenvPython } from '../../ecosystems/python.js';
 import { runsPytest, unittestCommand, type ProjectCommand } from './command.js';
 import { rerunArguments, rerunPaths } from './ids.js';
 
 const EVENTS_VAR = 'RUN_TESTS_UNITTEST_EVENTS';
 const FILTER_VAR = 'RUN_TESTS_UNITTEST_FILTER';
-const VIRTUALENVS = ['.venv', 'venv'] as const;
-
-/** pytest's configuration: a project that has it is pytest's, which runs unittest tests
- * too (src/runners/pytest reads the same files; runners share no code sideways). */
-const PYTEST_CONFIGS: readonly (readonly [file: string, section: RegExp | null])[] = [
-  ['pytest.ini', null],
-  ['.pytest.ini', null],
-  ['pyproject.toml', /^\s*\[tool\.pytest(?:\.ini_options)?\]/m],
-  ['tox.ini', /^\s*\[pytest\]/m],
-  ['setup.cfg', /^\s*\[tool:pytest\]/m],
-  ['conftest.py', null],
-  ['tests/conftest.py', null],
-  ['test/conftest.py', null],
-];
+/** A conftest.py where pytest looks first: a project that has one is pytest's. */
+const CONFTESTS = ['conftest.py', 'tests/conftest.py', 'test/conftest.py'] as const;
 
 /** unittest's default discovery pattern, `test*.py`. */
 const TEST_FILE = /^test.*\.py$/;
@@ -90,11 +79,9 @@ export const unittest: Runner = {
 /** The names the reporter gives errors outside tests. */
 const ERROR_ENTRY = /^(?:load error: |(?:setUp|tearDown)(?:Class|Module) \()/;
 
+/** pytest's configuration: a project that has it is pytest's, which runs unittest tests too. */
 const hasPytestConfig = (facts: ProjectFacts): boolean =>
-  PYTEST_CONFIGS.some(([file, section]) => {
-    const text = facts.exists(file) ? facts.read(file) : null;
-    return text !== null && (section === null || section.test(text));
-  });
+  pytestConfig(facts) !== null || CONFTESTS.some((file) => facts.exists(file));
 
 /** `load_tests in tests/test_docs.py`: a test module that adds tests of its own making
  * (doctests, often), which only unittest's loader calls. */
@@ -114,13 +101,6 @@ function loadTestsEvidence(facts: ProjectFacts, dir = '', depth = SEARCH_DEPTH):
   }
   return null;
 }
-
-function virtualenvPython(facts: ProjectFacts): string | null {
-  return VIRTUALENVS.map((dir) => `${dir}/bin/python`).find((python) => facts.isExecutable(python)) ?? null;
-}
-
-/** Python's re.escape for the characters that are special outside verbose mode. */
-const escapePythonRegex = (text: string): string => text.replace(/[\\.^$*+?{}[\]|()]/g, (c) => `\\${c}`);
 
 /** What the project's `discover` sets: its start directory, pattern and top-level
  * directory (options or positionals, as unittest reads them). */

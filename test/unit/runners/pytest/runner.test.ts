@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { escapePythonRegex, pytest, pytestFilter, rerunArguments } from '../../../../src/runners/pytest/runner.js';
+import { pytest, pytestFilter, rerunArguments } from '../../../../src/runners/pytest/runner.js';
+import { escapePythonRegex } from '../../../../src/ecosystems/python.js';
 import type { PlanRequest } from '../../../../src/runners/types.js';
 import { ROOT_MARKERS } from '../../../../src/runners/index.js';
 import { detectRunner } from '../../../../src/detect/detect.js';
