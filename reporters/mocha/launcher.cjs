@@ -191,11 +191,15 @@ function whereRunStopped(state, cwd) {
 
 function definitionLine(stack, file) {
   if (!file || typeof stack !== 'string') return null;
+  // The file as a path or as a URL (ES modules), found whole: a path may hold spaces and
+  // parentheses, which no pattern for "a frame's path" can tell from the frame's own.
+  const forms = [file, require('node:url').pathToFileURL(file).href];
   for (const frame of stack.split('\n')) {
-    const m = /\(?((?:file:\/\/)?[^\s()]+):(\d+):\d+\)?\s*$/.exec(frame);
-    if (!m) continue;
-    const where = m[1].startsWith('file://') ? require('node:url').fileURLToPath(m[1]) : m[1];
-    if (where === file) return Number(m[2]);
+    for (const form of forms) {
+      const at = frame.lastIndexOf(`${form}:`);
+      const m = at === -1 ? null : /^:(\d+):\d+\)?\s*$/.exec(frame.slice(at + form.length));
+      if (m) return Number(m[1]);
+    }
   }
   return null;
 }

@@ -1,13 +1,14 @@
 import { describe, expect, it } from '@jest/globals';
 import fs from 'fs-extra';
+import os from 'node:os';
 import path from 'node:path';
 import { copyFixture, failures, hasTools, processGone, readEvents, REPO, runFile, runJson, waitFor } from './helpers.js';
 
 const suite = hasTools('node') ? describe : describe.skip;
 
 /** A temp copy of a mocha fixture, using this repository's mocha (a devDependency). */
-async function mochaProject(name: string): Promise<string> {
-  const dir = await copyFixture(name);
+async function mochaProject(name: string, into?: string): Promise<string> {
+  const dir = await copyFixture(name, into);
   await fs.symlink(path.join(REPO, 'node_modules'), path.join(dir, 'node_modules'));
   return dir;
 }
@@ -30,6 +31,19 @@ suite('mocha', () => {
       ['TypeError: widget exploded: too hot', 'spec/math.spec.js::math explodes'],
     ]);
     expect(await fs.readFile(path.join(dir, '.run-tests/last-test.log'), 'utf8')).toMatch(/5 passing[\s\S]*2 pending[\s\S]*2 failing/);
+  });
+
+  it('finds where each test is defined when the project path has a space and parentheses', async () => {
+    const lines = async (dir: string): Promise<[unknown, unknown][]> => {
+      await runJson(['--cwd', dir]);
+      const events = readEvents(runFile(dir, 'mocha-events.jsonl'));
+      return events.filter((e) => e['event'] === 'test_end').map((e) => [e['name'], e['line']]);
+    };
+    const plain = await lines(await mochaProject('mocha-mixed'));
+    const parent = fs.realpathSync(await fs.mkdtemp(path.join(os.tmpdir(), 'run-tests-mocha-space-')));
+    const spaced = await mochaProject('mocha-mixed', path.join(parent, 'my (old) project'));
+    expect(plain.filter(([, line]) => typeof line !== 'number')).toEqual([]);
+    expect(await lines(spaced)).toEqual(plain);
   });
 
   it('reports a parallel run (.mocharc.json) as exactly, error classes included, and reruns it', async () => {
