@@ -93,7 +93,6 @@ interface State {
   readonly ended: Set<number>;
   /** Sum of the run_end totals, per field, over the processes that gave one. */
   readonly totals: Map<string, number>;
-  /** Where each test of the latest process is in `tests`, for a test_end that says `again`. */
   /** Each result's definition line (test_end's `line`), for matching an `again`. */
   readonly lines: (number | null)[];
   /** Where the results of the process that started last begin. */
@@ -163,7 +162,7 @@ function handle(record: JsonObject, lineNo: number, ctx: ParseContext, rules: Ev
       if (event.kind === 'crash') state.crashed = true;
       const entry = (rules.error ?? defaultError)(event, ctx);
       if (typeof entry === 'string') state.warnings.push(entry);
-      else state.tests.push(entry);
+      else append(state, entry, event.line);
       return;
     }
     case 'run_end':
@@ -207,14 +206,16 @@ function nowInFile(state: State, file: string | null, running: Running): void {
 function addTest(result: TestResult, line: number | null, again: boolean, state: State): void {
   const earlier = again ? reportedBefore(result.id, line, state) : -1;
   const first = state.tests[earlier];
-  if (first === undefined) {
-    state.tests.push(result);
-    state.lines.push(line);
-    return;
-  }
+  if (first === undefined) return append(state, result, line);
   const failing = (t: TestResult): t is FailedTest => t.status === 'failed' || t.status === 'error';
   if (!failing(result)) return;
   state.tests[earlier] = failing(first) ? { ...first, message: boundMessage(`${first.message}\n\n${result.message}`) } : result;
+}
+
+/** Adds a result, and the line its event gave, which an `again` is matched by. */
+function append(state: State, result: TestResult, line: number | null): void {
+  state.tests.push(result);
+  state.lines.push(line);
 }
 
 /** The index of this process's earlier result with this id and definition line, or -1.
@@ -329,7 +330,7 @@ function finish(state: State, rules: EventRules, ctx: ParseContext): ParsedRepor
   else if (!complete && state.running !== null) state.warnings.push(stopped(state.running));
   if (!complete && state.running !== null) {
     const result = rules.unfinished?.(state.running, ctx) ?? null;
-    if (result !== null) state.tests.push(result);
+    if (result !== null) append(state, result, state.running.line);
   }
   if (rules.warnings) state.warnings.push(...rules.warnings({ files: state.fileCounts, totals: state.totals, interrupted: state.interrupted, tests: state.tests }));
   const found = contradictions(state);

@@ -131,6 +131,10 @@ describe('events parser', () => {
     ]);
     // Another process (a rerun's second) runs the test anew.
     expect(parseText(eventsParser(), lines(start, passed, end(), start, again, end()), ctx).tests).toHaveLength(2);
+    // An error entry before it (a hook that failed) does not hide the earlier result.
+    const hook = { event: 'error', kind: 'hook', file: 't/a.js', line: 2, message: 'hook broke' };
+    expect(parseText(eventsParser(), lines(start, hook, first, again, end()), ctx).tests.map((t) => [t.name, t.status]))
+      .toEqual([['hook error: t/a.js', 'error'], ['A d', 'failed']]);
   });
 
   it('a test_end that says `again` is valid by the schema', () => {
