@@ -74,6 +74,15 @@ suite('run-tests mcp', () => {
       expect(found).toEqual({ run_id: id, log, search: '✖ adds wrongly', total: expected.length, matches: expected });
 
       expect(structured(await call(client, 'detect', { cwd: dir }))).toMatchObject({ framework: 'node-test', project_root: dir });
+
+      const rerun = structured(await call(client, 'run_tests', { cwd: dir, failed_only: true })) as unknown as RunReport;
+      expect([rerun.status, rerun.summary, rerun.rerun]).toEqual(['failed', { run: 4, passed: 1, failures: 2, errors: 1, skips: 0 }, { selected: 3, not_run: [] }]);
+      expect(failures(rerun)).toEqual(NODE_TEST_FAILURES);
+      const named = structured(await call(client, 'run_tests', { cwd: dir, files: ['test/math.test.js'], name: '[brackets] (and', timeout: 60 })) as unknown as RunReport;
+      expect([named.status, named.exit_code, named.summary]).toEqual(['passed', 0, { run: 1, passed: 1, failures: 0, errors: 0, skips: 0 }]);
+      expect(named.command).toContain('test/math.test.js');
+      const listed = structured(await call(client, 'list_runs', { cwd: dir, limit: 2 })) as { runs: { run_id: string }[] };
+      expect(listed.runs.map((r) => r.run_id)).toEqual([named.run_id, rerun.run_id]);
     } finally {
       await client.close();
     }
