@@ -142,6 +142,19 @@ async function detect(options: { json?: boolean; cwd?: string; runner?: string }
   exit(EXIT.OK, options.json ? `${inertJson(JSON.stringify(report, null, 2))}\n` : `${visible(lines.join('\n'), { lines: true })}\n`);
 }
 
+async function mcp(options: { maxResponse: string }): Promise<void> {
+  // No `0 for no cap` here: every response is bounded.
+  const maxResponseBytes = parseSize('--max-response', options.maxResponse) ?? 0;
+  if (maxResponseBytes < MIN_RESPONSE_BYTES) throw usageError(`--max-response must be at least ${MIN_RESPONSE_BYTES} bytes, got ${JSON.stringify(options.maxResponse)}`);
+  // The SDK and zod are dependencies outside the bundle, loaded by this command only.
+  const { serveMcp } = await import('./mcp/server.js');
+  await serveMcp({ version, reportersDir, maxResponseBytes });
+  exit(EXIT.OK);
+}
+
+/** Below this a report's summary alone may not fit in an MCP response. */
+const MIN_RESPONSE_BYTES = 1024;
+
 function program(): Command {
   // exitOverride and configureOutput before the subcommands, so they inherit them: their
   // usage errors exit 2 too.
@@ -199,6 +212,10 @@ function program(): Command {
     .option('--cwd <dir>', 'detect as if started in this directory')
     .option('--runner <id>', 'override detection')
     .action(detect);
+  cli.command('mcp')
+    .description('serve the Model Context Protocol on stdin/stdout: tools run_tests, get_result, list_runs, get_log, detect')
+    .option('--max-response <size>', 'the most bytes of JSON one tool result holds, e.g. 64K; more is cut, and says so', '64K')
+    .action(mcp);
   return cli;
 }
 

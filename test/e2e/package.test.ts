@@ -1,4 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { execFile } from 'node:child_process';
 import { isBuiltin } from 'node:module';
 import fs from 'fs-extra';
@@ -35,11 +37,21 @@ describe('the npm package', () => {
       .then(() => null, (error: { code: number; stdout: string }) => error);
     expect(failed?.code).toBe(1);
     expect(JSON.parse(failed?.stdout ?? '').summary).toMatchObject({ run: 2, passed: 1, failures: 1 });
+    // So do the MCP SDK and zod, for `run-tests mcp`.
+    const client = new Client({ name: 'package-test', version: '1.0.0' });
+    await client.connect(new StdioClientTransport({ command: path.join(prefix, 'bin/run-tests'), args: ['mcp'], cwd: work, stderr: 'pipe' }));
+    try {
+      expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(['detect', 'get_log', 'get_result', 'list_runs', 'run_tests']);
+    } finally {
+      await client.close();
+    }
   });
 
   it('depends on exactly the packages the bundle loads from node_modules, and on no other', async () => {
     const bundle = await fs.readFile(path.join(REPO, 'dist/run-tests.cjs'), 'utf8');
-    const loaded = new Set([...bundle.matchAll(/\brequire\("([^"]+)"\)/g)].map((m) => m[1] as string).filter((name) => !isBuiltin(name)));
+    // A subpath (`@modelcontextprotocol/sdk/server/mcp.js`) is its package's.
+    const packageOf = (request: string): string => request.split('/').slice(0, request.startsWith('@') ? 2 : 1).join('/');
+    const loaded = new Set([...bundle.matchAll(/\brequire\("([^"]+)"\)/g)].map((m) => m[1] as string).filter((name) => !isBuiltin(name)).map(packageOf));
     const { dependencies = {}, devDependencies = {} } = await fs.readJson(path.join(REPO, 'package.json'));
     expect([...loaded].sort()).toEqual(Object.keys(dependencies).sort());
     // What the bundle holds was installed as a devDependency: commander is one of them.
