@@ -146,7 +146,7 @@ async function mcp(options: { maxResponse: string }): Promise<void> {
   // No `0 for no cap` here: every response is bounded.
   const maxResponseBytes = parseSize('--max-response', options.maxResponse) ?? 0;
   if (maxResponseBytes < MIN_RESPONSE_BYTES) throw usageError(`--max-response must be at least ${MIN_RESPONSE_BYTES} bytes, got ${JSON.stringify(options.maxResponse)}`);
-  // The SDK and zod are dependencies outside the bundle, loaded by this command only.
+  // The SDK and zod are in the server's own bundle (dist/mcp.cjs), loaded by this command only.
   const { serveMcp } = await import('./mcp/server.js');
   await serveMcp({ version, reportersDir, maxResponseBytes });
   exit(EXIT.OK);
