@@ -7,6 +7,7 @@ import { runProject, type ProjectRun } from './run-project.js';
 import { newRunId } from '../store/runs.js';
 import type { RunStatus, Summary } from '../model/results.js';
 import { exitCodeOf } from '../model/exit-codes.js';
+import { projectsWithIds, type IdRecords } from './ids.js';
 
 /** Runs every project the request touches, one after another, and merges their reports
  * (and their results, with files made relative to the invocation directory). The run has
@@ -16,9 +17,13 @@ export async function runTests(request: RunRequest, interrupts: Interrupts): Pro
   const runs: ProjectRun[] = [];
   // A custom command runs where it was given; detection does not choose its project.
   const selections = request.custom ? [{ root: request.cwd, files: request.files.map((f) => path.relative(request.cwd, f).split(path.sep).join('/')) }] : selectProjects(request.cwd, request.files);
-  for (const selection of selections) {
+  // --id: each project reruns the ids it recorded; one that recorded none does not run.
+  const projects: { selection: typeof selections[number]; ids: IdRecords | null }[] = (request.ids ?? []).length > 0
+    ? projectsWithIds(selections, request.ids ?? [])
+    : selections.map((selection) => ({ selection, ids: null }));
+  for (const { selection, ids } of projects) {
     if (interrupts.signal) break;
-    runs.push(await runProject(request, selection, interrupts, runId));
+    runs.push(await runProject(request, selection, interrupts, runId, ids));
   }
   const [only] = runs;
   // Workspaces run for their root are merged even when there is one: the root was asked for.
