@@ -8,6 +8,7 @@ import { newRunId } from '../store/runs.js';
 import type { RunStatus, Summary } from '../model/results.js';
 import { exitCodeOf } from '../model/exit-codes.js';
 import { projectsWithIds, type IdRecords } from './ids.js';
+import { asCommand, nextArgv } from './suggest.js';
 
 /** Runs every project the request touches, one after another, and merges their reports
  * (and their results, with files made relative to the invocation directory). The run has
@@ -46,7 +47,7 @@ const SEVERITY: readonly RunStatus[] = ['interrupted', 'timed_out', 'abandoned',
 export function mergeReports(request: RunRequest, reports: readonly RunReport[], reason = 'files in several projects: each ran in its own project root'): RunReport {
   const status = SEVERITY.find((s) => reports.some((r) => r.status === s)) ?? 'interrupted';
   const prefix = (report: RunReport, file: string | null) => relativeTo(request.cwd, report.project_root, file);
-  const failedRoots = reports.filter((r) => r.failed_tests.length > 0).map((r) => path.relative(request.cwd, r.project_root) || '.');
+  const failedRoots = reports.filter((r) => r.failed_tests.length > 0 && r.failures_file !== null).map((r) => r.project_root);
   return {
     schema_version: SCHEMA_VERSION,
     source: 'run',
@@ -68,7 +69,7 @@ export function mergeReports(request: RunRequest, reports: readonly RunReport[],
     rerun: sumReruns(reports),
     artifact: null,
     failures_file: null,
-    next: failedRoots.length > 0 ? `run-tests --failed-only ${failedRoots.join(' ')}` : null,
+    next: asCommand(nextArgv(request, failedRoots.length > 0 ? failedRoots : reports.map((r) => r.project_root), { status, recordedFailures: failedRoots.length > 0 })),
     warnings: reports.flatMap((r) => r.warnings.map((w) => `${path.relative(request.cwd, r.project_root) || '.'}: ${w}`)),
     error: null,
     projects: reports,
