@@ -47,10 +47,14 @@ export function recordedIds(root: string, ids: readonly string[]): Map<string, R
   };
   try {
     checkArtifactsDir(dir);
+  } catch {
+    return found;
+  }
+  try {
     const last = readLastFailures(path.join(dir, 'last-failures.json'));
     take(last?.framework, last?.failed_tests);
   } catch {
-    return found;
+    // A corrupt list (set aside by the run) leaves the stored runs to look in.
   }
   for (const run of listRuns(dir)) {
     if (found.size === wanted.size) break;

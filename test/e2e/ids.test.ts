@@ -75,6 +75,15 @@ ruby('--id', () => {
     expect(again.report.next).toBe(`run-tests --cwd ${dir}`);
   }, 60_000);
 
+  it('finds an id in the stored runs when last-failures.json is corrupt, which the run sets aside', async () => {
+    const dir = await copyFixture('minitest-mixed');
+    await runJson(['--cwd', dir]);
+    await fs.writeFile(path.join(dir, '.run-tests/last-failures.json'), '{');
+    const { exitCode, report } = await runJson(['--cwd', dir, '--id', 'WidgetTest#test_explodes']);
+    expect([exitCode, report.rerun, failed(report)]).toEqual([1, { selected: 1, not_run: [] }, [EXPLODES]]);
+    expect(report.warnings).toEqual([expect.stringMatching(/last-failures\.json was unusable \(not valid JSON\): kept as /)]);
+  }, 60_000);
+
   it('reruns a subproject\'s failure from the directory above it', async () => {
     const top = fs.realpathSync(await fs.mkdtemp(path.join(os.tmpdir(), 'run-tests-ids-mono-')));
     const dir = await copyFixture('minitest-mixed', path.join(top, 'shop'));
