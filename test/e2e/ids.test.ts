@@ -96,6 +96,25 @@ ruby('--id', () => {
   }, 60_000);
 });
 
+ruby('rerun_argv in a merged monorepo report', () => {
+  it('names each failure\'s subproject, so the same id reruns in that project only', async () => {
+    const top = fs.realpathSync(await fs.mkdtemp(path.join(os.tmpdir(), 'run-tests-ids-merged-')));
+    await Promise.all(['calc', 'shop'].map((name) => copyFixture('minitest-mixed', path.join(top, name))));
+    const { report } = await runJson(['calc/test/widget_test.rb', 'shop/test/widget_test.rb'], { cwd: top });
+    expect([report.projects.length, report.next]).toEqual([2, 'run-tests --failed-only calc shop']);
+    const argvs = report.failed_tests.map((t) => t.rerun_argv?.join(' ')).sort();
+    expect(argvs).toEqual([
+      'run-tests --id=WidgetTest#test_explodes calc', 'run-tests --id=WidgetTest#test_explodes shop',
+      'run-tests --id=WidgetTest#test_size_is_wrong calc', 'run-tests --id=WidgetTest#test_size_is_wrong shop',
+    ]);
+    const shop = report.failed_tests.find((t) => t.rerun_argv?.join(' ') === 'run-tests --id=WidgetTest#test_explodes shop');
+    const rerun = await runSuggested(shop?.rerun_argv, { cwd: top });
+    expect([rerun.exitCode, rerun.report.project_root, rerun.report.rerun, failed(rerun.report)]).toEqual([1, path.join(top, 'shop'), { selected: 1, not_run: [] }, [EXPLODES]]);
+    // Nothing ran in calc: its last run is still the merged one.
+    expect((await fs.readdir(path.join(top, 'calc/.run-tests/runs'))).length).toBe(1);
+  }, 60_000);
+});
+
 ruby('next with --cwd', () => {
   it('reruns the failures, then suggests the whole suite once they pass', async () => {
     const dir = await copyFixture('minitest-mixed');
