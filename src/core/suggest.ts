@@ -32,7 +32,8 @@ export function rerunArgv(request: Caller, root: string, failure: FailedTestReco
 /** What to run next: the recorded failures after a run that recorded some; the whole
  * suite after a rerun (--failed-only or --id) that passed or found nothing to rerun. */
 export function nextArgv(request: Caller & Pick<RunRequest, 'failedOnly' | 'ids'>, roots: readonly string[], outcome: { status: RunStatus; recordedFailures: boolean }): string[] | null {
-  const operands = roots.flatMap((root) => projectOperand(request.cwd, root));
+  // Beside other projects, the invocation directory's own is named too (`.`).
+  const operands = roots.flatMap((root) => (roots.length > 1 && root === request.cwd ? ['.'] : projectOperand(request.cwd, root)));
   if (outcome.recordedFailures) return [...start(request), '--failed-only', ...operands];
   const rerun = request.failedOnly || (request.ids ?? []).length > 0;
   if (rerun && (outcome.status === 'passed' || outcome.status === 'nothing_to_rerun')) return [...start(request), ...operands];

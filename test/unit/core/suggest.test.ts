@@ -33,6 +33,8 @@ describe('nextArgv', () => {
   const request = { ...caller, failedOnly: false, ids: [] };
   it('reruns recorded failures, in each project that has them', () => {
     expect(nextArgv({ ...request, cwdGiven: true }, ['/w/repo/a', '/w/repo/b'], { status: 'failed', recordedFailures: true })).toEqual(['run-tests', '--cwd', '/w/repo', '--failed-only', 'a', 'b']);
+    expect(nextArgv(request, ['/w/repo', '/w/repo/b'], { status: 'failed', recordedFailures: true })).toEqual(['run-tests', '--failed-only', '.', 'b']);
+    expect(nextArgv(request, ['/w/repo'], { status: 'failed', recordedFailures: true })).toEqual(['run-tests', '--failed-only']);
   });
 
   it('suggests the whole suite after a rerun that passed or had nothing to rerun, and nothing after a full run', () => {
