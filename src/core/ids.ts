@@ -69,7 +69,7 @@ const asRecord = (t: FailedTestRecord): FailedTestRecord => ({ test_name: t.test
 /** The recorded tests an --id run selects in this project, checked against its runner. */
 export function selectIds(ids: IdRecords, adapter: Runner): RerunSelection {
   const selected = [...ids.values()].map(({ framework, record }) => {
-    if (framework !== adapter.id) throw usageError(`--id ${JSON.stringify(record.id)} was recorded by a ${framework} run, but this run uses ${adapter.id}`);
+    if (framework !== adapter.id) throw usageError(`--id ${JSON.stringify(record.id)} was recorded by a ${framework} run, but this run uses ${adapter.id}; give --runner ${framework}`);
     return record;
   });
   const skipped = uncarriable(selected);

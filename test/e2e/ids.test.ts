@@ -148,6 +148,10 @@ node('next with --runner', () => {
       ['run-tests', '--runner', 'mocha', '--id=test/math.spec.js::math adds wrongly'],
       ['run-tests', '--runner', 'mocha', '--id=test/math.spec.js::math explodes'],
     ]);
+    // Without --runner the id is refused: detection chooses another runner than the one that recorded it.
+    expect(await runCli(['--id=test/math.spec.js::math explodes'], { cwd: dir })).toEqual({
+      exitCode: 2, stdout: '', stderr: 'run-tests: --id "test/math.spec.js::math explodes" was recorded by a mocha run, but this run uses node-test; give --runner mocha\n',
+    });
     const rerun = await runJson(words(first.report.next).slice(1), { cwd: dir });
     expect([rerun.exitCode, rerun.report.framework, rerun.report.rerun]).toEqual([1, 'mocha', { selected: 2, not_run: [] }]);
     await edit(path.join(dir, 'test/math.spec.js'), (t) => t.replace('1 + 1, 3', '1 + 1, 2').replace("explode('too hot');", ''));
