@@ -21,7 +21,7 @@ interface RunOptions {
   file?: string;
   name?: string;
   failedOnly?: boolean;
-  id: string[];
+  id?: string[];
   timeout: string;
   killGrace: string;
   maxLog: string;
@@ -60,7 +60,7 @@ async function run(files: string[], options: RunOptions): Promise<void> {
     files: resolveFiles(cwd, files, options.file),
     name: parseName(options.name),
     failedOnly: options.failedOnly === true,
-    ids: parseIds(options.id),
+    ids: parseIds(options.id ?? []),
     cwdGiven: options.cwd !== undefined,
     timeoutMs: parseSeconds('--timeout', options.timeout, { allowZero: false }),
     killGraceMs: parseSeconds('--kill-grace', options.killGrace, { allowZero: true }),
@@ -162,7 +162,7 @@ function program(): Command {
     .option('--file <a,b>', 'comma-separated files, the same as positional files')
     .option('--name <pattern>', 'run tests whose name contains the text, or matches /regex/')
     .option('--failed-only', "rerun exactly the previous run's failures")
-    .option('--id <id>', "run exactly the recorded failure with this id (a failed test's `id`); repeatable", (value: string, ids: string[]) => [...ids, value], [] as string[])
+    .option('--id <id>', "run exactly the recorded failure with this id (a failed test's `id`); repeatable", (value: string, ids: string[] | undefined) => [...(ids ?? []), value])
     .option('--timeout <seconds>', 'kill the run after this long', '300')
     .option('--kill-grace <seconds>', 'after SIGTERM, wait this long before SIGKILL', '5')
     .option('--max-log <size>', "cap the run's log: keep the first and last half, e.g. 64M, 512K; 0 for no cap", '64M')
