@@ -6,7 +6,7 @@ import { HarnessError, usageError } from '../model/errors.js';
 import { EXIT } from '../model/exit-codes.js';
 import { RUNNER_IDS } from '../runners/index.js';
 import { EXAMPLES, EXIT_CODE_TABLE } from './help.js';
-import { parseCount, parseKeepRuns, parseName, parseSeconds, parseSize, resolveCwd, resolveExistingFile, resolveFiles } from './options.js';
+import { parseCount, parseIds, parseKeepRuns, parseName, parseSeconds, parseSize, resolveCwd, resolveExistingFile, resolveFiles } from './options.js';
 import { resolveJunitPath } from './junit-path.js';
 import type { RunReport } from '../model/report.js';
 import type { TestResult } from '../model/results.js';
@@ -21,6 +21,7 @@ interface RunOptions {
   file?: string;
   name?: string;
   failedOnly?: boolean;
+  id?: string[];
   timeout: string;
   killGrace: string;
   maxLog: string;
@@ -59,6 +60,8 @@ async function run(files: string[], options: RunOptions): Promise<void> {
     files: resolveFiles(cwd, files, options.file),
     name: parseName(options.name),
     failedOnly: options.failedOnly === true,
+    ids: parseIds(options.id ?? []),
+    cwdGiven: options.cwd !== undefined,
     timeoutMs: parseSeconds('--timeout', options.timeout, { allowZero: false }),
     killGraceMs: parseSeconds('--kill-grace', options.killGrace, { allowZero: true }),
     maxLogBytes: parseSize('--max-log', options.maxLog),
@@ -81,6 +84,9 @@ async function run(files: string[], options: RunOptions): Promise<void> {
     },
   };
   if (request.failedOnly && request.name) throw new HarnessError('USAGE', '--failed-only reruns exact tests; it cannot be combined with --name');
+  if (request.ids.length > 0 && (request.failedOnly || request.name || custom)) {
+    throw usageError(`--id runs exactly the tests given; it cannot be combined with ${request.failedOnly ? '--failed-only' : request.name ? '--name' : '--command'}`);
+  }
   if (custom && options.name !== undefined) throw new HarnessError('USAGE', `--name ${JSON.stringify(options.name)} cannot select tests of a --command`);
   if (custom && request.failedOnly) throw new HarnessError('USAGE', '--failed-only cannot select tests of a --command: run-tests does not know its test names');
   const [{ runTests }, { Interrupts }] = await Promise.all([import('../core/run.js'), import('../model/request.js')]);
@@ -169,6 +175,7 @@ function program(): Command {
     .option('--file <a,b>', 'comma-separated files, the same as positional files')
     .option('--name <pattern>', 'run tests whose name contains the text, or matches /regex/')
     .option('--failed-only', "rerun exactly the previous run's failures")
+    .option('--id <id>', "run exactly the recorded failure with this id (a failed test's `id`); repeatable", (value: string, ids: string[] | undefined) => [...(ids ?? []), value])
     .option('--timeout <seconds>', 'kill the run after this long', '300')
     .option('--kill-grace <seconds>', 'after SIGTERM, wait this long before SIGKILL', '5')
     .option('--max-log <size>', "cap the run's log: keep the first and last half, e.g. 64M, 512K; 0 for no cap", '64M')

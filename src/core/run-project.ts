@@ -19,6 +19,7 @@ import { readLogTail } from './log-tail.js';
 import type { RunReport } from '../model/report.js';
 import type { Interrupts, RunRequest } from '../model/request.js';
 import { planRerun, rerunRules, selectRerun } from './rerun.js';
+import { selectIds, type IdRecords } from './ids.js';
 import { runnerFailure } from './runner-failure.js';
 import { displayCommand } from './quote.js';
 import type { FailedTest, FailedTestRecord, ParsedReport, RunStatus, TestResult } from '../model/results.js';
@@ -37,7 +38,7 @@ export interface ProjectRun {
  * project (no runner, missing runner, unusable failures file) become `error` reports;
  * only usage errors are thrown. A run that started its runner is recorded in
  * `.run-tests/runs/<runId>/`. */
-export async function runProject(request: RunRequest, selection: ProjectSelection, interrupts: Interrupts, runId: string): Promise<ProjectRun> {
+export async function runProject(request: RunRequest, selection: ProjectSelection, interrupts: Interrupts, runId: string, ids: IdRecords | null = null): Promise<ProjectRun> {
   const artifacts = artifactPaths(selection.root, runId);
   let detection: Detection | null = null;
   const base = { request, root: selection.root, artifacts, startedAt: new Date().toISOString() };
@@ -50,7 +51,8 @@ export async function runProject(request: RunRequest, selection: ProjectSelectio
       ? { adapter: customRunner(request.custom), reason: '--command given' }
       : detectRunner(facts, request.runner);
     const { last, warning } = lastFailures(request, detection.adapter, artifacts);
-    const chosen = request.failedOnly && last !== null ? selectRerun(last, selection.files, artifacts.lastFailures) : null;
+    const chosen = ids !== null ? selectIds(ids, detection.adapter)
+      : request.failedOnly && last !== null ? selectRerun(last, selection.files, artifacts.lastFailures) : null;
     if (request.failedOnly && chosen === null) return { report: nothingToRerun({ ...base, detection }), tests: [] };
     const planRequest: PlanRequest = {
       root: selection.root,
