@@ -78,11 +78,16 @@ suite('run-tests mcp', () => {
       const rerun = structured(await call(client, 'run_tests', { cwd: dir, failed_only: true })) as unknown as RunReport;
       expect([rerun.status, rerun.summary, rerun.rerun]).toEqual(['failed', { run: 4, passed: 1, failures: 2, errors: 1, skips: 0 }, { selected: 3, not_run: [] }]);
       expect(failures(rerun)).toEqual(NODE_TEST_FAILURES);
+      // ids are the CLI's --id: exactly those tests, checked by what ran.
+      const ids = report.failed_tests.filter((t) => t.test_name.startsWith('math > ')).map((t) => t.id);
+      const byId = structured(await call(client, 'run_tests', { cwd: dir, ids })) as unknown as RunReport;
+      expect([byId.status, byId.summary, byId.rerun]).toEqual(['failed', { run: 2, passed: 0, failures: 1, errors: 1, skips: 0 }, { selected: 2, not_run: [] }]);
+      expect(failures(byId)).toEqual(NODE_TEST_FAILURES.slice(0, 2));
       const named = structured(await call(client, 'run_tests', { cwd: dir, files: ['test/math.test.js'], name: '[brackets] (and', timeout: 60 })) as unknown as RunReport;
       expect([named.status, named.exit_code, named.summary]).toEqual(['passed', 0, { run: 1, passed: 1, failures: 0, errors: 0, skips: 0 }]);
       expect(named.command).toContain('test/math.test.js');
       const listed = structured(await call(client, 'list_runs', { cwd: dir, limit: 2 })) as { runs: { run_id: string }[] };
-      expect(listed.runs.map((r) => r.run_id)).toEqual([named.run_id, rerun.run_id]);
+      expect(listed.runs.map((r) => r.run_id)).toEqual([named.run_id, byId.run_id]);
     } finally {
       await client.close();
     }
