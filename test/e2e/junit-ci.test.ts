@@ -23,13 +23,13 @@ async function schemaErrors(xml: string): Promise<string[]> {
 }
 
 type Attrs = Record<string, string>;
-type Case = Attrs & { failure?: Attrs };
+type Case = Record<string, string>;
 
 /** Each suite's name and file with its test cases as [classname, name, outcome]. */
 function suitesOf(xml: string): [string, string | undefined, [string, string, string][]][] {
   const doc = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', isArray: (name) => ['testsuite', 'testcase'].includes(name) })
     .parse(xml) as { testsuites: { testsuite: (Attrs & { testcase: Case[] })[] } };
-  return doc.testsuites.testsuite.map((s) => [s.name ?? '', s.file, s.testcase.map((c): [string, string, string] => [c.classname ?? '', c.name ?? '', c.failure ? 'failure' : 'passed'])]);
+  return doc.testsuites.testsuite.map((s) => [s.name ?? '', s.file, s.testcase.map((c): [string, string, string] => [c.classname ?? '', c.name ?? '', ['failure', 'error', 'skipped'].find((k) => k in c) ?? 'passed'])]);
 }
 
 const goEnv = { GOCACHE: '', GOPROXY: 'off', GOTOOLCHAIN: 'local', GOFLAGS: '' };
@@ -60,6 +60,39 @@ describe('--junit that CI systems keep apart', () => {
       await fs.remove(cache);
     }
   });
+
+  (hasTools('cargo') ? it : it.skip)('gives each cargo test its target (as nextest names it) as suite and classname, passed or failed', async () => {
+    const dir = await copyFixture('cargo-mixed');
+    const target = await fs.mkdtemp(path.join(os.tmpdir(), 'run-tests-cargo-target-'));
+    const junit = path.join(dir, 'junit.xml');
+    try {
+      const { exitCode, report } = await runJson(['--cwd', dir, '--junit', junit], { env: { CARGO_TARGET_DIR: target, RUST_BACKTRACE: '0', CARGO_TERM_COLOR: 'never' } });
+      expect([exitCode, report.summary]).toEqual([1, { run: 9, passed: 4, failures: 4, errors: 0, skips: 1 }]);
+      const xml = await fs.readFile(junit, 'utf8');
+      expect(await schemaErrors(xml)).toEqual([]);
+      // libtest runs a binary's tests on several threads: they come in finishing order.
+      const byName = (a: [string, string, string], b: [string, string, string]) => a[1].localeCompare(b[1]);
+      expect(suitesOf(xml).map(([name, file, cases]) => [name, file, cases.sort(byName)])).toEqual([
+        ['cargo_mixed', undefined, [
+          ['cargo_mixed', 'unit: tests::adds_two_numbers', 'passed'],
+          ['cargo_mixed', 'unit: tests::adds_wrongly', 'failure'],
+          ['cargo_mixed', 'unit: tests::ignored_slow_test', 'skipped'],
+          ['cargo_mixed', 'unit: tests::panics_in_helper', 'failure'],
+          ['cargo_mixed', 'unit: tests::rejects_negative_input', 'passed'],
+        ]],
+        ['cargo_mixed::api', undefined, [
+          ['cargo_mixed::api', 'integration tests/api.rs: api_adds', 'passed'],
+          ['cargo_mixed::api', 'integration tests/api.rs: api_doubles_wrongly', 'failure'],
+        ]],
+        ['cargo_mixed::doc/cargo_mixed', undefined, [
+          ['cargo_mixed::doc/cargo_mixed', 'doc: src/lib.rs - add (line 3)', 'passed'],
+          ['cargo_mixed::doc/cargo_mixed', 'doc: src/lib.rs - double (line 12)', 'failure'],
+        ]],
+      ]);
+    } finally {
+      await fs.remove(target);
+    }
+  }, 240_000);
 
   it('the validator refuses what the schema does not allow (the check can fail)', async () => {
     const xml = '<?xml version="1.0" encoding="UTF-8"?>\n<testsuites><testsuite name="s"><testcase name="t" colour="red"/></testsuite></testsuites>\n';
