@@ -120,6 +120,7 @@ async function parse(file: string, options: { format?: string; json?: boolean; c
   const { importReport } = await import('./parse-command.js');
   const { report, tests } = await importReport(input, options.format ?? null, cwd);
   if (junitPath !== null) await writeJunit(junitPath, report, tests);
+  if (process.env['GITHUB_ACTIONS'] === 'true') await (await import('./github.js')).githubActions(process.env, options.json === true)?.finish(report);
   exit(report.exit_code, (await loadRenderer(options.json === true))(report));
 }
 

@@ -93,8 +93,10 @@ export function renderStepSummary(report: RunReport, ctx: GithubContext, max = M
     '',
     `## run-tests: ${report.status}${report.framework === null ? '' : ` (${cell(report.framework)})`}`,
     '',
-    `${summaryLine(report.summary)} in ${(report.duration_ms / 1000).toFixed(2)}s · exit code ${report.exit_code}`,
+    `${summaryLine(report.summary)}${report.duration_ms > 0 ? ` in ${(report.duration_ms / 1000).toFixed(2)}s` : ''} · exit code ${report.exit_code}`,
   ];
+  // Evidence another tool wrote is never shown as a run.
+  if (report.source === 'imported') lines.push('', `Imported from ${cell(report.artifact ?? '(unknown file)')}: not run by run-tests.`);
   if (report.error) lines.push('', `**${cell(report.error.code)}**: ${cell(report.error.message)}`);
   if (failed.length > 0) {
     lines.push('', '| Test | Where | Message |', '| --- | --- | --- |');

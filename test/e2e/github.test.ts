@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import fs from 'fs-extra';
+import os from 'node:os';
 import path from 'node:path';
 import { copyFixture, REPO, runCli, runJson } from './helpers.js';
 
@@ -85,6 +86,26 @@ describe('under GitHub Actions (GITHUB_ACTIONS=true)', () => {
     const plain = await runCli(['--cwd', dir], { env: { GITHUB_STEP_SUMMARY: target } });
     expect([plain.exitCode, commands(plain.stdout)]).toEqual([1, []]);
     expect(await fs.readFile(target, 'utf8')).toBe('not yours\n');
+  });
+
+  it('annotates the failures of a report read by `parse`, and says in the summary that it was imported, not run', async () => {
+    const dir = path.join(REPO, 'test/fixtures/projects/go-mixed');
+    const input = path.join(REPO, 'test/fixtures/outputs/go/mixed.jsonl');
+    const { exitCode, report, stderr } = await runJson(['parse', input, '--cwd', dir], { env: { GITHUB_ACTIONS: 'true', GITHUB_WORKSPACE: dir } });
+    expect([exitCode, report.source]).toEqual([1, 'imported']);
+    expect(commands(stderr)).toEqual([
+      '::error file=mixed_test.go,line=11,title=TestSubtractsWrongly::mixed_test.go:11: Subtract(5, 3) = 8, want 2',
+      '::error file=mixed_test.go,line=16,title=TestFatalInHelper::mixed_test.go:16: got 2, want 0',
+      '::error file=mixed_test.go,line=39,title=TestTable/wrong_[neg]::mixed_test.go:39: Add(-1, 1) = 0, want 1',
+      '::error file=mixed_test.go,line=49,title=TestNested/outer/inner_(bad)::mixed_test.go:49: inner went bad',
+      '::error file=sub/calc_test.go,line=13,title=TestHalf::calc_test.go:13: Half(8) = 2, want 4',
+    ]);
+    const summary = `${await fs.mkdtemp(path.join(os.tmpdir(), 'run-tests-summary-'))}/summary.md`;
+    await fs.writeFile(summary, '');
+    await runCli(['parse', input, '--cwd', dir], { env: { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary } });
+    expect((await fs.readFile(summary, 'utf8')).split('\n').slice(0, 6)).toEqual([
+      '', '## run-tests: failed (go-json)', '', '7 passed, 5 failed, 0 errors, 1 skipped · exit code 1', '', `Imported from ${input}: not run by run-tests.`,
+    ]);
   });
 
   it("passes vitest's own annotations on to the job, and does not annotate their failures twice", async () => {
