@@ -17,8 +17,8 @@ export interface GithubActions {
   /** Where workflow commands go: stdout, or stderr under --json. */
   readonly out: NodeJS.WritableStream;
   /** A tee for the runner's output that passes on its lines starting with `::` (vitest's
-   * annotations), which would otherwise stay in the log. */
-  commandLines(): Writable;
+   * annotations), which would otherwise stay in the log; with --stream, all of it to stderr. */
+  tee(stream: boolean): Writable;
   /** The annotations of a finished run, and its summary appended to $GITHUB_STEP_SUMMARY. */
   finish(report: RunReport): Promise<void>;
 }
@@ -34,7 +34,7 @@ export function githubActions(env: NodeJS.ProcessEnv, json: boolean): GithubActi
   };
   return {
     out,
-    commandLines: () => commandLines(out, seen),
+    tee: (stream) => (stream ? commandLines(process.stderr, seen, true) : commandLines(out, seen)),
     finish: async (report) => {
       await write(out, renderAnnotations(report, ctx, { annotated }));
       const summary = env['GITHUB_STEP_SUMMARY'];
@@ -44,8 +44,8 @@ export function githubActions(env: NodeJS.ProcessEnv, json: boolean): GithubActi
 }
 
 /** The lines of a byte stream that start with `::`, written to `out` as they complete
- * and each shown to `seen`. */
-export function commandLines(out: NodeJS.WritableStream, seen: (line: string) => void = () => undefined): Writable {
+ * and each shown to `seen`; with `all`, every byte is written as it comes. */
+export function commandLines(out: NodeJS.WritableStream, seen: (line: string) => void = () => undefined, all = false): Writable {
   const decoder = new StringDecoder('utf8');
   let partial = '';
   return new Writable({
@@ -56,8 +56,8 @@ export function commandLines(out: NodeJS.WritableStream, seen: (line: string) =>
       if ((partial.length > 2 && !partial.startsWith('::')) || partial.length > MAX_COMMAND_CHARS) partial = NOT_A_COMMAND;
       const commands = lines.filter((line) => line.startsWith('::')).map((line) => line.replace(/\r$/, ''));
       commands.forEach(seen);
-      const text = commands.map((line) => `${line}\n`).join('');
-      if (text === '' || out.write(text)) done();
+      const text = all ? chunk : commands.map((line) => `${line}\n`).join('');
+      if (text.length === 0 || out.write(text)) done();
       else out.once('drain', () => done());
     },
   });

@@ -71,8 +71,8 @@ async function run(files: string[], options: RunOptions): Promise<void> {
     allowNoTests: options.allowNoTests === true,
     keepRuns: parseKeepRuns(options.keepRuns),
     noCache: options.cache === false,
-    // Under GitHub Actions the runner's own workflow commands reach the job (--stream passes them all).
-    tee: options.stream ? process.stderr : github?.commandLines() ?? null,
+    // Under GitHub Actions the runner's own workflow commands reach the job.
+    tee: github?.tee(options.stream === true) ?? (options.stream ? process.stderr : null),
     // isatty, not process.stderr.isTTY: a run that shows no live count never builds the stream.
     liveCount: !options.json && !options.stream && isatty(2) ? process.stderr : null,
     env: process.env,

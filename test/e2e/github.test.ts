@@ -136,5 +136,11 @@ describe('under GitHub Actions (GITHUB_ACTIONS=true)', () => {
     const json = await runJson(['--cwd', dir], { env });
     expect(json.report.failed_tests.length).toBe(6);
     expect(vitests(commands(json.stderr)).sort()).toEqual([...VITEST].sort());
+    // --stream passes all of vitest's output to stderr, its annotations included; ours are still not doubled.
+    const streamed = await runCli(['--cwd', dir, '--stream'], { env });
+    expect(vitests(commands(streamed.stderr)).sort()).toEqual([...VITEST].sort());
+    expect(commands(streamed.stdout)).toEqual([
+      "::error file=test/math.test.ts,line=20,title=math > parses config::SyntaxError: Expected property name or '}' in JSON at position 1",
+    ]);
   });
 });
