@@ -49,7 +49,7 @@ describe('under GitHub Actions (GITHUB_ACTIONS=true)', () => {
       'Rerun:',
       '',
       '```sh',
-      'run-tests --failed-only',
+      `run-tests --cwd ${dir} --failed-only`,
       '```',
       '',
       '',
