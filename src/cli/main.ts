@@ -55,6 +55,7 @@ async function run(files: string[], options: RunOptions): Promise<void> {
   const reads = custom === null || custom.report.path === '-' ? [] : [custom.report.path];
   const junitPath = options.junit === undefined ? null : resolveJunitPath(cwd, options.junit, reads);
   let renderer: Promise<Renderer> | null = null;
+  const github = process.env['GITHUB_ACTIONS'] === 'true' ? (await import('./github.js')).githubActions(process.env, options.json === true) : null;
   const request = {
     cwd,
     files: resolveFiles(cwd, files, options.file),
@@ -70,7 +71,8 @@ async function run(files: string[], options: RunOptions): Promise<void> {
     allowNoTests: options.allowNoTests === true,
     keepRuns: parseKeepRuns(options.keepRuns),
     noCache: options.cache === false,
-    tee: options.stream ? process.stderr : null,
+    // Under GitHub Actions the runner's own workflow commands reach the job.
+    tee: github?.tee(options.stream === true) ?? (options.stream ? process.stderr : null),
     // isatty, not process.stderr.isTTY: a run that shows no live count never builds the stream.
     liveCount: !options.json && !options.stream && isatty(2) ? process.stderr : null,
     env: process.env,
@@ -96,6 +98,7 @@ async function run(files: string[], options: RunOptions): Promise<void> {
   process.on('SIGHUP', () => interrupts.raise('SIGTERM'));
   const { report, tests } = await runTests(request, interrupts);
   if (junitPath !== null) await writeJunit(junitPath, report, tests);
+  await github?.finish(report);
   exit(report.exit_code, (await (renderer ?? loadRenderer(options.json === true)))(report));
 }
 
@@ -117,6 +120,7 @@ async function parse(file: string, options: { format?: string; json?: boolean; c
   const { importReport } = await import('./parse-command.js');
   const { report, tests } = await importReport(input, options.format ?? null, cwd);
   if (junitPath !== null) await writeJunit(junitPath, report, tests);
+  if (process.env['GITHUB_ACTIONS'] === 'true') await (await import('./github.js')).githubActions(process.env, options.json === true)?.finish(report);
   exit(report.exit_code, (await loadRenderer(options.json === true))(report));
 }
 
