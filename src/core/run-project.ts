@@ -22,7 +22,7 @@ import { planRerun, rerunRules, selectRerun } from './rerun.js';
 import { runnerFailure } from './runner-failure.js';
 import { displayCommand } from './quote.js';
 import type { FailedTest, FailedTestRecord, ParsedReport, RunStatus, TestResult } from '../model/results.js';
-import { onPath } from '../process/index.js';
+import { mapLines, onPath } from '../process/index.js';
 import { decide, summarize } from './verdict.js';
 import { bindTree, type TreeBinding } from './drift.js';
 
@@ -120,13 +120,15 @@ async function execute(run: Execution, interrupts: Interrupts): Promise<ProjectR
   // A report outside the run directory (a --command's) may be left from an earlier run;
   // and a link where the log or a report goes is removed, so that nothing writes through it.
   const said = [...clearArtifacts([...new Set([artifacts.log, ...invocation.reports.map((report) => report.path)])]), ...foreignLinks([artifacts.lastReport]), ...foreignLinks([artifacts.lastLog], { hardLinked: true })];
+  // --stream shows a machine format as the runner would print it for a person.
+  const tee = request.tee && invocation.humanOutput ? mapLines(request.tee, invocation.humanOutput()) : request.tee;
   // The runner starts first: loading the parsers and following its reports overlap the run.
   const running = runCommands(invocation, {
     runId: artifacts.runId,
     logPath: artifacts.log,
     timeoutMs: request.timeoutMs,
     killGraceMs: request.killGraceMs,
-    tee: request.tee,
+    tee,
     // A log that is the runner's report is never capped: a report with a hole in it could never show a pass.
     maxLogBytes: invocation.reports.some((report) => report.path === artifacts.log) ? null : request.maxLogBytes,
   }, interrupts);
@@ -146,6 +148,7 @@ async function execute(run: Execution, interrupts: Interrupts): Promise<ProjectR
     throw error;
   } finally {
     live?.clear();
+    if (tee !== request.tee) tee?.end();
   }
   return finish({ ...run, notes: [...run.notes, ...said] }, outcome, await following, tree);
 }

@@ -46,7 +46,7 @@ suite('minitest through bundle exec rake test', () => {
       'WidgetTest#test_explodes', 'WidgetTest#test_size_is_wrong', 'WidgetTest#test_with [brackets] (and parens)',
     ]);
     // Minitest shuffles, so the alternation's order follows the first run; each name is escaped exactly.
-    expect(report.command).toMatch(/^TEST=test\/widget_test\.rb RUN_TESTS_MINITEST_FILTER='\\A\(\?:.*\)\\z' bundle exec rake test$/);
+    expect(report.command).toMatch(/^TEST=test\/widget_test\.rb bundle exec rake test 'TESTOPTS='\\''--name=\/\\A\(\?:.*\)\\z\/'\\'''$/);
     for (const escaped of ['WidgetTest\\#test_size_is_wrong', 'WidgetTest\\#test_explodes', 'WidgetTest\\#test_with \\[brackets\\] \\(and parens\\)']) {
       expect(report.command).toContain(escaped);
     }
