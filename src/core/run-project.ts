@@ -13,7 +13,7 @@ import { afterRun, beginRecord, completeRecord, DEFAULT_KEEP_RUNS, lockedOutWarn
 import { runCommands } from './commands.js';
 import { HarnessError } from '../model/errors.js';
 import { isFailure, nextFailures, notRun, placeFailures, toRecord } from './failures.js';
-import { checkName } from './name-check.js';
+import { checkName, NOTHING_MATCHED } from './name-check.js';
 import { followReports, type ReportFollower } from './follow-reports.js';
 import { readLogTail } from './log-tail.js';
 import type { RunReport } from '../model/report.js';
@@ -23,7 +23,7 @@ import { runnerFailure } from './runner-failure.js';
 import { displayCommand } from './quote.js';
 import type { FailedTest, FailedTestRecord, ParsedReport, RunStatus, TestResult } from '../model/results.js';
 import { mapLines, onPath } from '../process/index.js';
-import { decide, summarize } from './verdict.js';
+import { decide, NO_TESTS_RAN, summarize } from './verdict.js';
 import { bindTree, type TreeBinding } from './drift.js';
 
 /** A project's report, and every result it was built from (for exports such as JUnit). */
@@ -201,6 +201,9 @@ async function finish(run: Execution, outcome: ProcessOutcome, follower: ReportF
   if (status === 'passed' && missing.length > 0) status = 'error';
   const named = checkName(request.name, adapter, tests, status, read.warnings);
   warnings.push(...named.warnings);
+  // That the name matched nothing says why no test ran; the bare "no tests ran" goes.
+  const bare = warnings.indexOf(NO_TESTS_RAN);
+  if (bare !== -1 && [...named.warnings, ...read.warnings].some((w) => w.startsWith(NOTHING_MATCHED))) warnings.splice(bare, 1);
   if (status === 'passed' && named.dropped) status = 'error';
   const { fields: treeFields, warnings: treeWarnings } = await bound;
   warnings.push(...treeWarnings);
