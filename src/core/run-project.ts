@@ -14,6 +14,7 @@ import { runCommands } from './commands.js';
 import { HarnessError } from '../model/errors.js';
 import { isFailure, nextFailures, notRun, placeFailures, toRecord } from './failures.js';
 import { checkName, NOTHING_MATCHED } from './name-check.js';
+import { unrunWarnings } from './unrun.js';
 import { followReports, type ReportFollower } from './follow-reports.js';
 import { readLogTail } from './log-tail.js';
 import type { RunReport } from '../model/report.js';
@@ -70,11 +71,16 @@ export async function runProject(request: RunRequest, selection: ProjectSelectio
       invocation: planned.invocation,
       files: selection.files,
       selected: chosen?.selected ?? null,
-      notes: [...abandoned, ...(warning === null ? [] : [warning]), ...(chosen?.warnings ?? []), ...planned.warnings],
+      notes: [...abandoned, ...(warning === null ? [] : [warning]), ...(chosen?.warnings ?? []), ...planned.warnings,
+        ...unrunWarnings(selection, request.cwd, detection.adapter.id)],
     }, interrupts);
   } catch (error) {
     if (!(error instanceof HarnessError) || error.code === 'USAGE') throw error;
-    const failed = () => harnessErrorReport({ ...base, detection }, error);
+    const unrun = unrunWarnings(selection, request.cwd, detection?.adapter.id ?? null);
+    const failed = (): RunReport => {
+      const report = harnessErrorReport({ ...base, detection }, error);
+      return { ...report, warnings: [...report.warnings, ...unrun] };
+    };
     // Only this run creates its directory: one that exists began, and keeps its report.
     const begun = fs.existsSync(artifacts.runDir);
     return { report: begun ? await completeRecord(artifacts, keepRuns(request), failed) : failed(), tests: [] };
