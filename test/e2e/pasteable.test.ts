@@ -34,6 +34,7 @@ const CASES: readonly Case[] = [
   { runner: 'go', fixture: 'go-mixed', tools: ['go'], env: goEnv, args: ['--name', 'Half'], command: 'go test -run Half ./...', says: '--- FAIL: TestHalf', leavesOut: 'TestSubtractsWrongly' },
   { runner: 'cargo', fixture: 'cargo-mixed', tools: ['cargo'], env: cargoEnv, args: ['--name', 'adds'], command: 'cargo test --offline --no-fail-fast -- adds', says: 'tests::adds_wrongly', leavesOut: 'panics_in_helper' },
   { runner: 'unittest', fixture: 'unittest-mixed', tools: ['python3'], args: ['tests/test_widget.py'], command: 'python3 -m unittest tests/test_widget.py', says: 'test_size_is_wrong', leavesOut: 'test_text' },
+  { runner: 'unittest', fixture: 'unittest-mixed', tools: ['python3'], args: ['--name', 'test_even'], command: 'python3 -m unittest -k test_even', says: 'FAIL: test_even', leavesOut: 'test_size_is_wrong' },
   { runner: 'pytest', fixture: 'pytest-mixed', tools: ['python3'], args: ['tests/test_widget.py'], command: 'python3 -m pytest tests/test_widget.py', says: 'test_size_is_wrong', leavesOut: 'test_text.py' },
 ];
 
