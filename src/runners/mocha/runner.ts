@@ -72,8 +72,11 @@ function shownMochaCommand(argv: readonly string[], launcher: string, mocha: rea
   if (at === -1 || own < at) return argv;
   const script = argv.slice(at + 1, own);
   const selection = argv.slice(own + 7);
-  const files = selection[0] === '--grep' ? selection.slice(2) : selection;
-  return [...mocha, ...(files.length > 0 ? withoutSpecs(script) : script), ...selection];
+  const grep = selection[0] === '--grep' ? selection[1] ?? '' : null;
+  const files = grep === null ? selection : selection.slice(2);
+  // A value that starts with `-` is one word with its option, which mocha would read as another.
+  const grepArgs = grep === null ? [] : grep.startsWith('-') ? [`--grep=${grep}`] : ['--grep', grep];
+  return [...mocha, ...(files.length > 0 ? withoutSpecs(script) : script), ...grepArgs, ...files];
 }
 
 function nameGrep({ name }: PlanRequest): string | null {
