@@ -165,6 +165,16 @@ async function mcp(options: { maxResponse: string }): Promise<void> {
 /** Below this a report's summary alone may not fit in an MCP response. */
 const MIN_RESPONSE_BYTES = 1024;
 
+/** `run-tests help [command]`: running tests is the program's own action, so `run` is its help. */
+function help(cli: Command, name: string | undefined): void {
+  const commands = cli.commands.filter((c) => c.name() !== 'help');
+  const command = name === undefined || name === 'run' ? cli : commands.find((c) => c.name() === name);
+  if (command === undefined) throw usageError(`help: there is no command ${JSON.stringify(name)}; the commands are run, ${commands.map((c) => c.name()).join(', ')}`);
+  // As --help prints it, the text added after it (examples, exit codes) included.
+  command.outputHelp();
+  exit(EXIT.OK);
+}
+
 function program(): Command {
   // exitOverride and configureOutput before the subcommands, so they inherit them: their
   // usage errors exit 2 too.
@@ -174,12 +184,16 @@ function program(): Command {
     .configureOutput({ writeErr: (text) => process.stderr.write(visible(text, { lines: true })) })
     .enablePositionalOptions()
     .description('Run the project\'s tests and report the truth about them: for people on a terminal, and as JSON for programs.')
-    .version(version)
+    .version(version, '-v, --version', 'print the version')
+    // -V, commander's default, still works; -v is what most tools print their version with.
+    .addOption(new Option('-V').hideHelp())
     .argument('[files...]', 'test files or directories to run (in a monorepo, each in its own project)')
     .option('--file <a,b>', 'comma-separated files, the same as positional files')
     .option('--name <pattern>', 'run tests whose name contains the text, or matches /regex/')
     .option('--failed-only', "rerun exactly the previous run's failures")
     .option('--id <id>', "run exactly the recorded failure with this id (a failed test's `id`); repeatable", (value: string, ids: string[] | undefined) => [...(ids ?? []), value])
+    .addOption(new Option('--lf', "the same as --failed-only (pytest's name)").implies({ failedOnly: true }))
+    .addOption(new Option('--only-failures', "the same as --failed-only (rspec's name)").implies({ failedOnly: true }))
     .option('--timeout <seconds>', 'kill the run after this long', '300')
     .option('--kill-grace <seconds>', 'after SIGTERM, wait this long before SIGKILL', '5')
     .option('--max-log <size>', "cap the run's log: keep the first and last half, e.g. 64M, 512K; 0 for no cap", '64M')
@@ -197,6 +211,10 @@ function program(): Command {
     .addHelpText('after', `\n${EXAMPLES}\n\n${EXIT_CODE_TABLE}\n`)
     .showSuggestionAfterError()
     .action(run);
+  cli.on('option:V', () => {
+    process.stdout.write(`${version}\n`);
+    throw new CommanderError(EXIT.OK, 'commander.version', version);
+  });
   cli.command('parse')
     .description("read a report another tool wrote (JUnit, TAP, go test -json, jest or rspec JSON, cargo) into the same JSON contract; marked source: imported")
     .argument('<file>', 'the report file')
@@ -227,6 +245,10 @@ function program(): Command {
     .description('serve the Model Context Protocol on stdin/stdout: tools run_tests, get_result, list_runs, get_log, detect')
     .option('--max-response <size>', 'the most bytes of JSON one tool result holds, e.g. 64K; more is cut, and says so', '64K')
     .action(mcp);
+  cli.command('help')
+    .description('show the help of run-tests (run) or of one of its commands')
+    .argument('[command]', 'run (running tests, the default) or another command')
+    .action((name: string | undefined) => help(cli, name));
   return cli;
 }
 

@@ -13,7 +13,8 @@ import { afterRun, beginRecord, completeRecord, DEFAULT_KEEP_RUNS, lockedOutWarn
 import { runCommands } from './commands.js';
 import { HarnessError } from '../model/errors.js';
 import { isFailure, nextFailures, notRun, placeFailures, toRecord } from './failures.js';
-import { checkName } from './name-check.js';
+import { checkName, NOTHING_MATCHED } from './name-check.js';
+import { unrunWarnings } from './unrun.js';
 import { followReports, type ReportFollower } from './follow-reports.js';
 import { readLogTail } from './log-tail.js';
 import type { RunReport } from '../model/report.js';
@@ -23,8 +24,8 @@ import { selectIds, type IdRecords } from './ids.js';
 import { runnerFailure } from './runner-failure.js';
 import { displayCommand } from './quote.js';
 import type { FailedTest, FailedTestRecord, ParsedReport, RunStatus, TestResult } from '../model/results.js';
-import { onPath } from '../process/index.js';
-import { decide, summarize } from './verdict.js';
+import { mapLines, onPath } from '../process/index.js';
+import { decide, NO_TESTS_RAN, summarize } from './verdict.js';
 import { bindTree, type TreeBinding } from './drift.js';
 
 /** A project's report, and every result it was built from (for exports such as JUnit). */
@@ -72,11 +73,16 @@ export async function runProject(request: RunRequest, selection: ProjectSelectio
       invocation: planned.invocation,
       files: selection.files,
       selected: chosen?.selected ?? null,
-      notes: [...abandoned, ...(warning === null ? [] : [warning]), ...(chosen?.warnings ?? []), ...planned.warnings],
+      notes: [...abandoned, ...(warning === null ? [] : [warning]), ...(chosen?.warnings ?? []), ...planned.warnings,
+        ...unrunWarnings(selection, request.cwd, detection.adapter.id)],
     }, interrupts);
   } catch (error) {
     if (!(error instanceof HarnessError) || error.code === 'USAGE') throw error;
-    const failed = () => harnessErrorReport({ ...base, detection }, error);
+    const unrun = unrunWarnings(selection, request.cwd, detection?.adapter.id ?? null);
+    const failed = (): RunReport => {
+      const report = harnessErrorReport({ ...base, detection }, error);
+      return { ...report, warnings: [...report.warnings, ...unrun] };
+    };
     // Only this run creates its directory: one that exists began, and keeps its report.
     const begun = fs.existsSync(artifacts.runDir);
     return { report: begun ? await completeRecord(artifacts, keepRuns(request), failed) : failed(), tests: [] };
@@ -122,13 +128,15 @@ async function execute(run: Execution, interrupts: Interrupts): Promise<ProjectR
   // A report outside the run directory (a --command's) may be left from an earlier run;
   // and a link where the log or a report goes is removed, so that nothing writes through it.
   const said = [...clearArtifacts([...new Set([artifacts.log, ...invocation.reports.map((report) => report.path)])]), ...foreignLinks([artifacts.lastReport]), ...foreignLinks([artifacts.lastLog], { hardLinked: true })];
+  // --stream shows a machine format as the runner would print it for a person.
+  const tee = request.tee && invocation.humanOutput ? mapLines(request.tee, invocation.humanOutput()) : request.tee;
   // The runner starts first: loading the parsers and following its reports overlap the run.
   const running = runCommands(invocation, {
     runId: artifacts.runId,
     logPath: artifacts.log,
     timeoutMs: request.timeoutMs,
     killGraceMs: request.killGraceMs,
-    tee: request.tee,
+    tee,
     // A log that is the runner's report is never capped: a report with a hole in it could never show a pass.
     maxLogBytes: invocation.reports.some((report) => report.path === artifacts.log) ? null : request.maxLogBytes,
   }, interrupts);
@@ -148,6 +156,7 @@ async function execute(run: Execution, interrupts: Interrupts): Promise<ProjectR
     throw error;
   } finally {
     live?.clear();
+    if (tee !== request.tee) tee?.end();
   }
   return finish({ ...run, notes: [...run.notes, ...said] }, outcome, await following, tree);
 }
@@ -200,6 +209,9 @@ async function finish(run: Execution, outcome: ProcessOutcome, follower: ReportF
   if (status === 'passed' && missing.length > 0) status = 'error';
   const named = checkName(request.name, adapter, tests, status, read.warnings);
   warnings.push(...named.warnings);
+  // That the name matched nothing says why no test ran; the bare "no tests ran" goes.
+  const bare = warnings.indexOf(NO_TESTS_RAN);
+  if (bare !== -1 && [...named.warnings, ...read.warnings].some((w) => w.startsWith(NOTHING_MATCHED))) warnings.splice(bare, 1);
   if (status === 'passed' && named.dropped) status = 'error';
   const { fields: treeFields, warnings: treeWarnings } = await bound;
   warnings.push(...treeWarnings);

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ROOT_MARKERS } from '../runners/index.js';
 import { workspaceTests } from './workspaces.js';
+import { subprojects, type Subproject } from './subprojects.js';
 
 const isRoot = (dir: string): boolean => ROOT_MARKERS.some((marker) => fs.existsSync(path.join(dir, marker)));
 
@@ -20,6 +21,9 @@ export interface ProjectSelection {
   /** Why this project runs, when the request did not name it (a workspace of a root
    * whose tests are its workspaces'). */
   readonly reason?: string;
+  /** Projects of their own below a whole project that runs (a monorepo root's), which its
+   * runner may leave out: the run names those it did not run. */
+  readonly subprojects?: readonly Subproject[];
 }
 
 /** Groups files (absolute, already validated to lie inside `cwd`) by the nearest
@@ -28,8 +32,12 @@ export interface ProjectSelection {
  * A whole project whose tests are its workspaces' runs each of them instead. */
 export function selectProjects(cwd: string, files: readonly string[]): ProjectSelection[] {
   return byRoot(cwd, files).flatMap((selection) => {
-    const workspaces = selection.files.length === 0 ? workspaceTests(selection.root) : null;
-    if (workspaces === null || workspaces.dirs.length === 0) return [selection];
+    const whole = selection.files.length === 0;
+    const workspaces = whole ? workspaceTests(selection.root) : null;
+    if (workspaces === null || workspaces.dirs.length === 0) {
+      const below = whole ? subprojects(selection.root) : [];
+      return [below.length > 0 ? { ...selection, subprojects: below } : selection];
+    }
     return workspaces.dirs.map((root) => ({ root, files: [], reason: workspaces.reason }));
   });
 }

@@ -58,6 +58,11 @@ export interface Invocation {
   /** How each command is displayed, when argv wraps the runner in a launcher of ours:
    * the runner's own command, as a person would type it. */
   readonly shownArgv?: (argv: readonly string[]) => readonly string[];
+  /** How the runner's output reads to a person, where it prints a format for machines
+ * (go test -json's events): a new mapper for each run, from one line of its output
+ * (stdout or stderr, without the newline) to what the runner would have printed in its
+ * place ('' for nothing). --stream shows that; the log keeps the output as it came. */
+  readonly humanOutput?: () => (line: string) => string;
   /** Whether the runner reads this root-relative form of a path in argv as that path;
    * absent: any form not starting with `-` does. For runners that tell paths by their
    * shape (bin/rails test: `dir/file` only): the displayed command keeps the others as run. */

@@ -60,7 +60,7 @@ suite('run-tests detect', () => {
     expect(JSON.parse(stdout)).toEqual({
       schema_version: 1,
       framework: 'rspec',
-      command: `bundle exec rspec --format progress --format json --out '.run-tests/runs/<id>/rspec.json' --require ${formatter} --format RunTests::StreamFormatter --out '.run-tests/runs/<id>/rspec-events.jsonl'`,
+      command: 'bundle exec rspec',
       argv: ['ruby', path.join(REPO, 'reporters/bundler/exec.rb'), 'rspec', '--format', 'progress', '--format', 'json', '--out', path.join(dir, '.run-tests/runs/<id>/rspec.json'),
         '--require', formatter, '--format', 'RunTests::StreamFormatter', '--out', path.join(dir, '.run-tests/runs/<id>/rspec-events.jsonl')],
       env: { set: {}, unset: ['BUNDLE_GEMFILE'] },

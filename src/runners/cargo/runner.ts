@@ -4,12 +4,14 @@ import type { FailedTestRecord } from '../../model/results.js';
 import type { ProjectFacts } from '../../project/facts.js';
 import { tomlAt, tomlTable } from '../../project/toml.js';
 import type { Runner, Invocation, PlanRequest } from '../types.js';
+import { cargoHumanOutput } from './human.js';
 
 /** cargo prints artifact messages (which binary is which target of which package) as
  * JSON on stdout and still renders compiler errors as text on stderr; each libtest
  * binary prints its JSON events on stdout. run-tests copies both streams into the
  * report file. `--no-fail-fast`: every target runs even when one fails. */
-const CARGO_TEST = ['cargo', 'test', '--offline', '--no-fail-fast', '--message-format', 'json-render-diagnostics'] as const;
+const CARGO = ['cargo', 'test', '--offline', '--no-fail-fast'] as const;
+const CARGO_TEST = [...CARGO, '--message-format', 'json-render-diagnostics'] as const;
 const LIBTEST_JSON = ['-Z', 'unstable-options', '--format', 'json', '--report-time'] as const;
 
 /** libtest accepts `-Z unstable-options` on stable when RUSTC_BOOTSTRAP is set at all,
@@ -40,7 +42,9 @@ export const cargo: Runner = {
       argv: first ?? [...CARGO_TEST, '--', ...LIBTEST_JSON],
       ...(rest.length > 0 ? { thenArgv: rest } : {}),
       env: { ...request.env, RUSTC_BOOTSTRAP: request.env['RUSTC_BOOTSTRAP'] ?? LIBTEST_BOOTSTRAP },
-      shownEnv: ['RUSTC_BOOTSTRAP'],
+      // cargo test as a person types it: JSON messages and libtest's JSON are for run-tests.
+      shownArgv: shownCargoCommand,
+      humanOutput: cargoHumanOutput,
       cwd: request.root,
       reports: [{ path: report, parser: 'cargo', ...(workspace === request.root ? {} : { hints: { workspace } }) }],
       captureOutput: report,
@@ -76,6 +80,15 @@ export const cargo: Runner = {
     return crateRoot === null ? null : testDefinition(facts, crateRoot, parsed.test);
   },
 };
+
+/** A planned command (`cargo test … [select] -- <libtest JSON> [filters]`) without the
+ * JSON options, and without the `--` when no libtest argument is left. */
+export function shownCargoCommand(argv: readonly string[]): readonly string[] {
+  const end = argv.indexOf('--');
+  if (end === -1) return argv;
+  const libtest = argv.slice(end + 1 + LIBTEST_JSON.length);
+  return [...CARGO, ...argv.slice(CARGO_TEST.length, end), ...(libtest.length > 0 ? ['--', ...libtest] : [])];
+}
 
 export interface CargoCommand {
   /** Target selection: `-p pkg --test api`, `--lib`, … (empty: every target). */

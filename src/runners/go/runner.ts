@@ -3,6 +3,7 @@ import type { ProjectFacts } from '../../project/facts.js';
 import { escapeGoRegex, selectionCommands, type GoCommand } from './select.js';
 import type { Runner, Invocation, PlanRequest } from '../types.js';
 import { parseGoTestId } from './id.js';
+import { goHumanOutput } from './human.js';
 
 export { escapeGoRegex, goRunPattern } from './select.js';
 
@@ -40,6 +41,9 @@ export const go: Runner = {
       ...(rest.length > 0 ? { thenArgv: rest } : {}),
       ...(notes.length > 0 ? { notes } : {}),
       env: { ...request.env },
+      // go test prints as a person sees it without -json, which only run-tests reads.
+      shownArgv: (argv) => argv.filter((word, i) => i !== 2 || word !== '-json'),
+      humanOutput: goHumanOutput,
       cwd: request.root,
       reports: [{ path: request.artifacts.log, parser: 'go-json', hints: goReportHints(request.facts) }],
     };

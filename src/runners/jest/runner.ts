@@ -24,6 +24,6 @@ export const jest: Runner = {
    * with scripts.test's node flags, environment and jest arguments, plus our reporter. */
   plan(request: PlanRequest): Invocation {
     supportedPackage(request.facts, 'jest');
-    return launcherInvocation(request, { runner: 'jest', launcher: 'launch.cjs', nameSeparator: JEST_NAME_SEPARATOR, parser: 'jest' });
+    return launcherInvocation(request, { runner: 'jest', launcher: 'launch.cjs', nameSeparator: JEST_NAME_SEPARATOR, parser: 'jest', bin: 'bin/jest.js' });
   },
 };

@@ -1,8 +1,8 @@
 import path from 'node:path';
 import type { FailedTestRecord } from '../../model/results.js';
-import { mochaTestFile } from './spec.js';
+import { mochaTestFile, withoutSpecs } from './spec.js';
 import { expandDirectories, fileOperand } from '../../ecosystems/node/files.js';
-import { chooseNodeRunner, escapeJsRegex, localBin, NODE_INSTALL_HINT, nodeDetectionMiss, packageJson, testScript, type TestScript } from '../../ecosystems/node/project.js';
+import { chooseNodeRunner, escapeJsRegex, localBin, shownBin, NODE_INSTALL_HINT, nodeDetectionMiss, packageJson, testScript, type TestScript } from '../../ecosystems/node/project.js';
 import { supportedPackage } from '../../ecosystems/node/versions.js';
 import type { Runner, Invocation, PlanRequest } from '../types.js';
 
@@ -48,16 +48,36 @@ export const mocha: Runner = {
     ];
     const files = expandDirectories(facts, request.files, mochaTestFile(facts, own ? script.args : []));
     const [first, ...then] = request.rerun ? rerunSelections(request.rerun) : [{ files, grep: nameGrep(request) }];
+    // As a person runs it: the project's mocha, with the script's node flags if it has any.
+    const shown = own && script.nodeArgs.length > 0 ? ['node', ...script.nodeArgs, bin] : shownBin(facts, 'mocha');
     return {
       argv: command(first ?? { files: [], grep: null }),
       ...(then.length > 0 ? { thenArgv: then.map(command) } : {}),
       env: { ...request.env, ...(own ? script.env : {}) },
       cwd: request.root,
+      ...(own ? { shownEnv: Object.keys(script.env) } : {}),
+      shownArgv: (argv) => shownMochaCommand(argv, launcher, shown),
       notes: scriptNotes(script, pkg.scripts?.test),
       reports: [{ path: report, parser: 'mocha' }],
     };
   },
 };
+
+/** The launcher's command as mocha's: the script's arguments (without its spec when
+ * files are named: the launcher replaces it) and the selection, without the launcher's
+ * own `--run-tests --mocha d --bin b --report r`. */
+function shownMochaCommand(argv: readonly string[], launcher: string, mocha: readonly string[]): readonly string[] {
+  const at = argv.indexOf(launcher);
+  const own = argv.lastIndexOf('--run-tests');
+  if (at === -1 || own < at) return argv;
+  const script = argv.slice(at + 1, own);
+  const selection = argv.slice(own + 7);
+  const grep = selection[0] === '--grep' ? selection[1] ?? '' : null;
+  const files = grep === null ? selection : selection.slice(2);
+  // A value that starts with `-` is one word with its option, which mocha would read as another.
+  const grepArgs = grep === null ? [] : grep.startsWith('-') ? [`--grep=${grep}`] : ['--grep', grep];
+  return [...mocha, ...(files.length > 0 ? withoutSpecs(script) : script), ...grepArgs, ...files];
+}
 
 function nameGrep({ name }: PlanRequest): string | null {
   if (!name) return null;

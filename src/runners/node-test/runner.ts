@@ -60,11 +60,15 @@ export const nodeTest: Runner = {
     if (selecting && patterns.length > 0) notes.push("the script's --test-name-pattern is replaced by run-tests' selection");
     const globs = own ? script.args.filter((arg) => !scriptFiles.includes(arg)) : [];
     if (globs.length > 0 && first?.files.length === 0) notes.push(`node ${process.versions.node} does not expand globs: run-tests gave it the files of ${globs.join(', ')}, as npm's shell would`);
+    // Shown without the reporters run-tests adds: node's default one is what a person sees.
+    const injected = new Set([`--test-reporter=${reporter}`, `--test-reporter-destination=${report}`, ...(reporters.length > 0 ? [] : logReporters.flat())]);
     return {
       argv: command(first ?? { files: [], pattern: null }),
       ...(then.length > 0 ? { thenArgv: then.map(command) } : {}),
       env,
       cwd: request.root,
+      ...(own ? { shownEnv: Object.keys(script.env) } : {}),
+      shownArgv: (argv) => ['node', ...argv.slice(1).filter((word) => !injected.has(word))],
       notes,
       reports: [{ path: report, parser: 'node-test' }],
     };

@@ -38,8 +38,11 @@ export const rspec: Runner = {
       '--require', formatter, '--format', 'RunTests::StreamFormatter', '--out', stream,
       ...selection,
     ];
+    const bundled = usesBundler(request);
     return {
-      ...(usesBundler(request) ? bundleExec(request, rspecArgv) : { argv: rspecArgv }),
+      ...(bundled ? bundleExec(request, rspecArgv) : { argv: rspecArgv }),
+      // Without our formatters: a person's rspec prints as the project's .rspec says.
+      shownArgv: () => [...(bundled ? ['bundle', 'exec'] : []), 'rspec', ...selection],
       env: rubyEnv(request.env),
       cwd: request.root,
       // The JSON formatter writes only when the run ends; the stream keeps what finished

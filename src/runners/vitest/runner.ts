@@ -22,6 +22,6 @@ export const vitest: Runner = {
    * environment and vitest arguments, plus our reporter. */
   plan(request: PlanRequest): Invocation {
     supportedPackage(request.facts, 'vitest');
-    return launcherInvocation(request, { runner: 'vitest', launcher: 'launch.mjs', nameSeparator: VITEST_NAME_SEPARATOR, parser: 'vitest' });
+    return launcherInvocation(request, { runner: 'vitest', launcher: 'launch.mjs', nameSeparator: VITEST_NAME_SEPARATOR, parser: 'vitest', bin: 'vitest.mjs' });
   },
 };

@@ -47,12 +47,18 @@ describe('go plan', () => {
   it("runs every package with go's test cache, keeping the environment, its log as the report", () => {
     const plan = go.plan(request());
     expect(go.plan(request({ noCache: true })).argv).toEqual(['go', 'test', '-json', '-count=1', './...']);
-    expect(plan).toEqual({
+    const { shownArgv, humanOutput, ...rest } = plan;
+    expect(rest).toEqual({
       argv: ['go', 'test', '-json', './...'],
       env: { PATH: '/bin', GOFLAGS: '-tags=x' },
       cwd: '/p',
       reports: [{ path: LOG, parser: 'go-json', hints: { module: 'example.com/m' } }],
     });
+    // Shown and streamed as go test prints for a person: without -json.
+    expect(shownArgv?.(['go', 'test', '-json', '-count=1', '-run', '-json', './...'])).toEqual(['go', 'test', '-count=1', '-run', '-json', './...']);
+    const human = humanOutput?.();
+    expect(['{"Action":"output","Package":"m","Output":"--- FAIL: TestA (0.00s)\\n"}', '{"Action":"fail","Package":"m"}', '# m [m.test]', '{not json']
+      .map((line) => human?.(line))).toEqual(['--- FAIL: TestA (0.00s)\n', '', '# m [m.test]\n', '{not json\n']);
   });
 
   it('settles a package-level record with any test of that package', () => {
