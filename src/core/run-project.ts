@@ -14,7 +14,7 @@ import { runCommands } from './commands.js';
 import { HarnessError } from '../model/errors.js';
 import { isFailure, nextFailures, notRun, placeFailures, toRecord } from './failures.js';
 import { checkName, NOTHING_MATCHED } from './name-check.js';
-import { unrunWarnings } from './unrun.js';
+import { projectsBelow, unrunWarnings } from './unrun.js';
 import { followReports, type ReportFollower } from './follow-reports.js';
 import { readLogTail } from './log-tail.js';
 import type { RunReport } from '../model/report.js';
@@ -67,18 +67,19 @@ export async function runProject(request: RunRequest, selection: ProjectSelectio
       noCache: request.noCache === true,
     };
     const planned = chosen === null ? { invocation: detection.adapter.plan(planRequest), warnings: [] } : planRerun(detection.adapter, planRequest);
+    const ran = detection.adapter.id;
     return await execute({
       ...base,
       detection,
       invocation: planned.invocation,
       files: selection.files,
       selected: chosen?.selected ?? null,
-      notes: [...abandoned, ...(warning === null ? [] : [warning]), ...(chosen?.warnings ?? []), ...planned.warnings,
-        ...unrunWarnings(selection, request.cwd, detection.adapter.id)],
+      notes: [...abandoned, ...(warning === null ? [] : [warning]), ...(chosen?.warnings ?? []), ...planned.warnings],
+      unrun: () => unrunWarnings({ root: selection.root, subprojects: projectsBelow(selection) }, request.cwd, ran),
     }, interrupts);
   } catch (error) {
     if (!(error instanceof HarnessError) || error.code === 'USAGE') throw error;
-    const unrun = unrunWarnings(selection, request.cwd, detection?.adapter.id ?? null);
+    const unrun = unrunWarnings({ root: selection.root, subprojects: projectsBelow(selection) }, request.cwd, detection?.adapter.id ?? null);
     const failed = (): RunReport => {
       const report = harnessErrorReport({ ...base, detection }, error);
       return { ...report, warnings: [...report.warnings, ...unrun] };
@@ -98,6 +99,9 @@ interface Execution extends Context {
   readonly selected: readonly FailedTestRecord[] | null;
   /** Warnings from planning the run. */
   readonly notes: readonly string[];
+  /** The projects below that this run leaves out, named: walking the directories for them
+   * waits until the runner has started, so it never delays the start. */
+  readonly unrun: () => readonly string[];
 }
 
 /** The recorded failures of this runner. Only --failed-only depends on them: any other
@@ -145,6 +149,7 @@ async function execute(run: Execution, interrupts: Interrupts): Promise<ProjectR
   const live = request.liveCount ? liveCount(request.liveCount) : null;
   const following = followReports(invocation.reports, run.root, live?.show ?? null);
   following.catch(() => undefined); // awaited below, once the runner is done
+  const unrun = run.unrun();
   let outcome: ProcessOutcome;
   try {
     outcome = await running;
@@ -158,7 +163,7 @@ async function execute(run: Execution, interrupts: Interrupts): Promise<ProjectR
     live?.clear();
     if (tee !== request.tee) tee?.end();
   }
-  return finish({ ...run, notes: [...run.notes, ...said] }, outcome, await following, tree);
+  return finish({ ...run, notes: [...run.notes, ...said, ...unrun] }, outcome, await following, tree);
 }
 
 /** `N tests finished…` on one terminal line, cleared when the run ends. */

@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ROOT_MARKERS } from '../runners/index.js';
 import { workspaceTests } from './workspaces.js';
-import { subprojects, type Subproject } from './subprojects.js';
 
 const isRoot = (dir: string): boolean => ROOT_MARKERS.some((marker) => fs.existsSync(path.join(dir, marker)));
 
@@ -21,9 +20,6 @@ export interface ProjectSelection {
   /** Why this project runs, when the request did not name it (a workspace of a root
    * whose tests are its workspaces'). */
   readonly reason?: string;
-  /** Projects of their own below a whole project that runs (a monorepo root's), which its
-   * runner may leave out: the run names those it did not run. */
-  readonly subprojects?: readonly Subproject[];
 }
 
 /** Groups files (absolute, already validated to lie inside `cwd`) by the nearest
@@ -35,8 +31,7 @@ export function selectProjects(cwd: string, files: readonly string[]): ProjectSe
     const whole = selection.files.length === 0;
     const workspaces = whole ? workspaceTests(selection.root) : null;
     if (workspaces === null || workspaces.dirs.length === 0) {
-      const below = whole ? subprojects(selection.root) : [];
-      return [below.length > 0 ? { ...selection, subprojects: below } : selection];
+      return [selection];
     }
     return workspaces.dirs.map((root) => ({ root, files: [], reason: workspaces.reason }));
   });

@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { unrunWarnings } from '../../../src/core/unrun.js';
 
 describe('unrunWarnings', () => {
-  const selection = { root: '/m', files: [], subprojects: [{ root: '/m/web', runner: 'jest' }, { root: '/m/tools/my lint', runner: 'pytest' }, { root: '/m/api', runner: 'go' }] };
+  const selection = { root: '/m', subprojects: [{ root: '/m/web', runner: 'jest' }, { root: '/m/tools/my lint', runner: 'pytest' }, { root: '/m/api', runner: 'go' }] };
 
   it('names the projects below of another runner than the one that ran, with a command that runs them', () => {
     expect(unrunWarnings(selection, '/m', 'go')).toEqual([
@@ -18,6 +18,6 @@ describe('unrunWarnings', () => {
 
   it('says nothing when the runner that ran is theirs, or there are none', () => {
     expect(unrunWarnings({ ...selection, subprojects: [{ root: '/m/api', runner: 'go' }] }, '/m', 'go')).toEqual([]);
-    expect(unrunWarnings({ root: '/m', files: [] }, '/m', null)).toEqual([]);
+    expect(unrunWarnings({ root: '/m', subprojects: [] }, '/m', null)).toEqual([]);
   });
 });

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { findProjectRoot, selectProjects } from '../../../src/detect/roots.js';
 import { subprojects } from '../../../src/detect/subprojects.js';
+import { projectsBelow } from '../../../src/core/unrun.js';
 
 describe('selectProjects', () => {
   const mono = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'run-tests-roots-')));
@@ -38,9 +39,10 @@ describe('selectProjects', () => {
     expect(selectProjects(root, [path.join(root, 'packages/a')])).toEqual([{ root: path.join(root, 'packages/a'), files: [] }]);
     // A root that runs a runner of its own runs itself; the projects below are named (jest's run leaves out mocha's).
     write('package.json', { workspaces: ['packages/*'], scripts: { test: 'jest && npm test --workspaces' } });
-    expect(selectProjects(root, [])).toEqual([{ root, files: [], subprojects: [
+    expect(selectProjects(root, [])).toEqual([{ root, files: [] }]);
+    expect(subprojects(root)).toEqual([
       { root: path.join(root, 'packages/a'), runner: 'mocha' }, { root: path.join(root, 'packages/b'), runner: 'jest' }, { root: path.join(root, 'tools/old'), runner: 'node-test' },
-    ] }]);
+    ]);
   });
 
   it('expands workspace globs with picomatch: `**`, `*-web`, and a negation, in yarn\'s `{ packages }` too', () => {
@@ -78,7 +80,10 @@ describe('subprojects', () => {
       { root: path.join(root, 'services/calc'), runner: 'minitest' },
       { root: path.join(root, 'web'), runner: 'node-test' },
     ]);
-    expect(selectProjects(root, [])).toEqual([{ root, files: [], subprojects: subprojects(root) }]);
-    expect(selectProjects(root, [path.join(root, 'web/test/a.test.js')])).toEqual([{ root: path.join(root, 'web'), files: ['test/a.test.js'] }]);
+    expect(selectProjects(root, [])).toEqual([{ root, files: [] }]);
+    expect(projectsBelow({ root, files: [] })).toEqual(subprojects(root));
+    // Files of a project name no projects below it; nor does a workspace its root ran for it.
+    expect(projectsBelow({ root, files: ['go.mod'] })).toEqual([]);
+    expect(projectsBelow({ root, files: [], reason: 'a workspace' })).toEqual([]);
   });
 });
