@@ -4,7 +4,7 @@
 # run killed by a timeout keeps the examples that finished (rspec's JSON formatter writes
 # only at the end). Read by src/runners/rspec/events.ts.
 #
-#   run_start   at start, with rspec-core's version
+#   run_start   at start, with rspec-core's version and the number of examples to run
 #   test_start  an example begins (id ./spec/a_spec.rb[1:2], name its full description)
 #   test_end    an example finished: passed, failed (an expectation), error (an unexpected
 #               exception), skipped (pending); where it failed and why
@@ -48,10 +48,11 @@ module RunTests
       @outside_errors = 0
     end
 
-    def start(_notification)
+    def start(notification)
       watch_interrupt
+      # The examples about to run, the name filter applied: the live display's total.
       emit(event: "run_start", schema: SCHEMA, runner: "rspec", runner_version: RSpec::Core::Version::STRING,
-           pid: Process.pid)
+           pid: Process.pid, tests: notification.count)
     end
 
     def example_started(notification)
