@@ -4,11 +4,7 @@ import { spawnSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { copyFixture, failures, junitTests, processGone, REPO, runJson, waitFor } from './helpers.js';
-import { JEST_MIXED_FAILURES, sorted } from './expected.js';
-
-/** jest-mixed's first failure as jest shows it: the assertion, then jest's code frame. */
-const ADDS_NEGATIVES = "expect(received).toBe(expected) // Object.is equality\n\nExpected: -3\nReceived: -2\n\n   9 |     it('adds negatives', () => {\n  10 |       console.log('noise from a test: {\"type\":\"end\"}');\n> 11 |       expect(add(-1, -1)).toBe(-3);\n     |                           ^\n  12 |     });\n  13 |   });\n  14 |";
-const BEFORE_BROKE = 'Error: before broke\n\n  1 | describe(\'with before\', () => {\n  2 |   beforeAll(() => {\n> 3 |     throw new Error(\'before broke\');\n    |           ^\n  4 |   });\n  5 |   test(\'one\', () => {});\n  6 |   test(\'two\', () => {});';
+import { ADDS_NEGATIVES, BEFORE_BROKE, HOOKS_PLAIN, JEST_MIXED_FAILURES, sorted } from './expected.js';
 
 /** A temp copy of a fixture whose node_modules is run-tests' own (jest 30 is a devDependency). */
 async function jestFixture(name: string, into?: string): Promise<string> {
@@ -27,7 +23,7 @@ describe('jest through its programmatic API', () => {
       // As jest shows them: the error (and a diff), then jest's code frame.
       ['with before › one', 'test/hooks.test.js', 3, 'error', BEFORE_BROKE],
       ['with before › two', 'test/hooks.test.js', 3, 'error', BEFORE_BROKE],
-      ['plain', 'test/hooks.test.js', 17, 'failed', "expect(received).toBe(expected) // Object.is equality\n\nExpected: 2\nReceived: 1\n\n  15 |\n  16 | test('plain', () => {\n> 17 |   expect(1).toBe(2);\n     |             ^\n  18 | });\n  19 |"],
+      ['plain', 'test/hooks.test.js', 17, 'failed', HOOKS_PLAIN],
       // jest reports an afterAll that threw as an error of its file, after its tests ran:
       // named for the hook, never a load error; its id is the file, as a load error's.
       ['"after all" hook in test/hooks.test.js', 'test/hooks.test.js', 11, 'error', 'Error: after broke'],
