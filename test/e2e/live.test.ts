@@ -115,3 +115,23 @@ rspec('the live display of a runner that announces its tests', () => {
     ]);
   });
 });
+
+const go = hasTools('go') ? describe : describe.skip;
+
+go('the live display of go', () => {
+  it("prints each failing test of go's JSON stream as it happens, where the report puts it", async () => {
+    const dir = await copyFixture('go-mixed');
+    const lines = linesOf(await onTerminal(['--cwd', dir]));
+    const live = lines.filter((l) => /^(FAIL|ERROR) {2}/.test(l));
+    // go tests its packages at once: each package's failures in order, the packages in any.
+    expect(live.filter((l) => !l.includes('sub/'))).toEqual([
+      'FAIL  TestSubtractsWrongly  mixed_test.go:11',
+      'FAIL  TestFatalInHelper  mixed_test.go:16',
+      'FAIL  TestTable/wrong_[neg]  mixed_test.go:39',
+      'FAIL  TestNested/outer/inner_(bad)  mixed_test.go:49',
+    ]);
+    expect(live.filter((l) => l.includes('sub/'))).toEqual(['FAIL  TestHalf  sub/calc_test.go:13']);
+    const { report } = await runJson(['--cwd', dir]);
+    expect(failures(report).map(([name, file, line]) => `FAIL  ${name}  ${file}:${line}`).sort()).toEqual([...live].sort());
+  });
+});
