@@ -1,8 +1,7 @@
 import type { Progress, ProgressSink } from '../model/progress.js';
-import type { FailedTest, TestResult } from '../model/results.js';
+import type { TestResult } from '../model/results.js';
 import type { ReportParser } from '../parsers/stream.js';
-
-const failing = (t: TestResult): t is FailedTest => t.status === 'failed' || t.status === 'error';
+import { isFailure } from './failures.js';
 
 /** Tells a sink what the report parsers have read: each failure once, as it is read, and
  * the counts on every look. Each look reads only the results added since the last one. */
@@ -24,7 +23,7 @@ export class ProgressWatch {
     for (; this.seen < tests.length; this.seen += 1) {
       const test = tests[this.seen] as TestResult;
       if (test.status === 'skipped') this.skipped += 1;
-      else if (failing(test)) {
+      else if (isFailure(test)) {
         this.failed += 1;
         this.sink.failure(test);
       }
