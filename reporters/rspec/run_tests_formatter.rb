@@ -4,7 +4,8 @@
 # run killed by a timeout keeps the examples that finished (rspec's JSON formatter writes
 # only at the end). Read by src/runners/rspec/events.ts.
 #
-#   run_start   at start, with rspec-core's version and the number of examples to run
+#   run_start   at start, with rspec-core's version
+#   plan        then, the number of examples about to run (the live display's total)
 #   test_start  an example begins (id ./spec/a_spec.rb[1:2], name its full description)
 #   test_end    an example finished: passed, failed (an expectation), error (an unexpected
 #               exception), skipped (pending); where it failed and why
@@ -50,9 +51,10 @@ module RunTests
 
     def start(notification)
       watch_interrupt
-      # The examples about to run, the name filter applied: the live display's total.
       emit(event: "run_start", schema: SCHEMA, runner: "rspec", runner_version: RSpec::Core::Version::STRING,
-           pid: Process.pid, tests: notification.count)
+           pid: Process.pid)
+      # The examples about to run, filters applied.
+      emit(event: "plan", tests: notification.count)
     end
 
     def example_started(notification)

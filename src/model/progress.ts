@@ -8,7 +8,7 @@ export interface Progress {
   /** Of those, failed or errored; null where the report is read only at its end (JUnit). */
   readonly failed: number | null;
   readonly skipped: number | null;
-  /** How many tests the runner said it would run (run_start's `tests`), when it said. */
+  /** How many tests the runner said it would run (its `plan` events), when it said. */
   readonly total: number | null;
   /** Files finished of those it said it would run (run_start's `files`), when it said. */
   readonly files: { readonly done: number; readonly total: number } | null;

@@ -102,7 +102,7 @@ interface State {
   /** Files started (file_start) and not ended, with the test last started in each. */
   readonly files: Map<string, Running>;
   readonly fileCounts: number[];
-  /** run_start's `tests`, from each process that said. */
+  /** `plan` events' `tests`, from each process that said. */
   readonly testCounts: number[];
   /** file_end events read, for the live display. */
   filesEnded: number;
@@ -137,7 +137,6 @@ function handle(record: JsonObject, lineNo: number, ctx: ParseContext, rules: Ev
       if (record['schema'] !== EVENTS_SCHEMA) state.badSchema = record['schema'];
       state.started.add(pid(record));
       if (typeof record['files'] === 'number') state.fileCounts.push(record['files']);
-      if (typeof record['tests'] === 'number') state.testCounts.push(record['tests']);
       state.processStart = state.tests.length;
       return;
     case 'test_start': {
@@ -187,6 +186,11 @@ function handle(record: JsonObject, lineNo: number, ctx: ParseContext, rules: Ev
       const code = record['code'];
       const message = str(record['message']);
       if ((code === 'RUNNER_MISSING' || code === 'RUNNER_UNSUPPORTED') && message !== null) state.unusable = { code, message };
+      return;
+    }
+    case 'plan': {
+      const tests = record['tests'];
+      if (typeof tests === 'number' && Number.isInteger(tests) && tests >= 0) state.testCounts.push(tests);
       return;
     }
     case 'note': {

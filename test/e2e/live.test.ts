@@ -135,3 +135,25 @@ go('the live display of go', () => {
     expect(failures(report).map(([name, file, line]) => `FAIL  ${name}  ${file}:${line}`).sort()).toEqual([...live].sort());
   });
 });
+
+const pytest = hasTools('python3', 'pytest-3') ? describe : describe.skip;
+
+pytest('the live display of pytest', () => {
+  it('counts against the tests pytest collected, in the plain lines of a CI log', async () => {
+    const dir = await copyFixture('pytest-mixed');
+    const { exitCode, stderr } = await runCli(['--cwd', dir], { env: { CI: 'true' } });
+    expect(exitCode).toBe(1);
+    const lines = stderr.split('\n');
+    expect(lines.filter((l) => /^(FAIL|ERROR) {2}/.test(l))).toEqual([
+      'FAIL  tests/test_widget.py::test_size_is_wrong  tests/test_widget.py:12',
+      'ERROR  tests/test_widget.py::test_explodes  tests/test_widget.py:16',
+      'ERROR  tests/test_widget.py::test_needs_database  tests/test_widget.py:19',
+      'ERROR  tests/test_widget.py::test_leaks  tests/test_widget.py:26',
+      'FAIL  tests/test_widget.py::test_strict_xpass  tests/test_widget.py:48',
+      'FAIL  tests/test_widget.py::test_words[[x] and y]  tests/test_widget.py:55',
+      'FAIL  tests/test_widget.py::TestCart::test_discount  tests/test_widget.py:63',
+    ]);
+    // The last line of counts, before the report: pytest collected 16.
+    expect(lines.filter((l) => /^\d+\/16 · /.test(l)).at(-1)).toMatch(/^16\/16 · 7 failed · 2 skipped · \d+s$/);
+  });
+});

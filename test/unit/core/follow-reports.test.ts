@@ -51,7 +51,8 @@ describe('followReports, watched', () => {
     const path = join(dir, 'events.jsonl');
     const line = (fields: Record<string, unknown>): string => `${JSON.stringify(fields)}\n`;
     writeFileSync(path, [
-      line({ event: 'run_start', schema: 1, runner: 'minitest', pid: 1, tests: 4, files: 2 }),
+      line({ event: 'run_start', schema: 1, runner: 'minitest', pid: 1, files: 2 }),
+      line({ event: 'plan', tests: 4 }),
       line({ event: 'file_start', file: 'test/a_test.rb' }),
       line({ event: 'test_end', id: 'A#test_ok', name: 'A#test_ok', file: 'test/a_test.rb', line: 3, status: 'passed' }),
       line({ event: 'test_end', id: 'A#test_no', name: 'A#test_no', file: 'test/a_test.rb', line: 7, status: 'failed', message: 'Expected 1, got 2', location: { file: 'test/a_test.rb', line: 8 } }),
