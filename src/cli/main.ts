@@ -1,7 +1,6 @@
 import { Command, CommanderError, Option } from 'commander';
 import fs from 'node:fs';
 import path from 'node:path';
-import { isatty } from 'node:tty';
 import { HarnessError, usageError } from '../model/errors.js';
 import { EXIT } from '../model/exit-codes.js';
 import { RUNNER_IDS } from '../runners/index.js';
@@ -11,6 +10,7 @@ import { resolveJunitPath } from './junit-path.js';
 import type { RunReport } from '../model/report.js';
 import type { TestResult } from '../model/results.js';
 import { packageRoot } from './package-root.js';
+import { liveDisplay } from './live.js';
 import { visible } from '../render/visible.js';
 
 const root = packageRoot();
@@ -73,8 +73,7 @@ async function run(files: string[], options: RunOptions): Promise<void> {
     noCache: options.cache === false,
     // Under GitHub Actions the runner's own workflow commands reach the job.
     tee: github?.tee(options.stream === true) ?? (options.stream ? process.stderr : null),
-    // isatty, not process.stderr.isTTY: a run that shows no live count never builds the stream.
-    liveCount: !options.json && !options.stream && isatty(2) ? process.stderr : null,
+    liveCount: await liveDisplay(options, process.env),
     env: process.env,
     reportersDir,
     custom,

@@ -146,8 +146,7 @@ async function execute(run: Execution, interrupts: Interrupts): Promise<ProjectR
   }, interrupts);
   request.onRunnerStarted?.();
   const tree = bindTree(run.root, [...invocation.reports.map((r) => r.path), ...(invocation.captureOutput ? [invocation.captureOutput] : [])]);
-  const live = request.liveCount ? liveCount(request.liveCount) : null;
-  const following = followReports(invocation.reports, run.root, live?.show ?? null);
+  const following = followReports(invocation.reports, run.root, request.liveCount);
   following.catch(() => undefined); // awaited below, once the runner is done
   const unrun = run.unrun();
   let outcome: ProcessOutcome;
@@ -160,22 +159,9 @@ async function execute(run: Execution, interrupts: Interrupts): Promise<ProjectR
     }
     throw error;
   } finally {
-    live?.clear();
     if (tee !== request.tee) tee?.end();
   }
   return finish({ ...run, notes: [...run.notes, ...said, ...unrun] }, outcome, await following, tree);
-}
-
-/** `N tests finished…` on one terminal line, cleared when the run ends. */
-function liveCount(out: NodeJS.WriteStream): { show: (n: number) => void; clear: () => void } {
-  let shown = false;
-  return {
-    show: (n) => {
-      shown = true;
-      out.write(`\r\x1b[2K  ${n} tests finished…`);
-    },
-    clear: () => void (shown && out.write('\r\x1b[2K')),
-  };
 }
 
 async function finish(run: Execution, outcome: ProcessOutcome, follower: ReportFollower, tree: TreeBinding): Promise<ProjectRun> {

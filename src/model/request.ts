@@ -1,3 +1,5 @@
+import type { ProgressSink } from './progress.js';
+
 /** `--name`: a plain string matches names containing it; `/…/` is a regular expression. */
 export interface NameFilter {
   readonly text: string;
@@ -36,8 +38,9 @@ export interface RunRequest {
   readonly noCache?: boolean;
   /** Pass the runner's live output through to this stream (--stream). */
   readonly tee: NodeJS.WritableStream | null;
-  /** Show a live count of finished tests here (a TTY, not --json). */
-  readonly liveCount: NodeJS.WriteStream | null;
+  /** Told of the run's progress and each failure as the reports are read (the live
+   * display on a terminal, never with --json). */
+  readonly liveCount: ProgressSink | null;
   readonly env: NodeJS.ProcessEnv;
   readonly reportersDir: string;
   /** --command/--report instead of a detected runner; it runs in cwd. */

@@ -1,6 +1,7 @@
 import type { ChalkInstance } from 'chalk';
 import type { RunReport } from '../model/report.js';
 import type { FailedTestRecord, RunStatus, Summary } from '../model/results.js';
+import { messageLines } from './message.js';
 import { visible } from './visible.js';
 
 const HEADLINE: Readonly<Record<RunStatus, string>> = {
@@ -51,8 +52,9 @@ function header(report: RunReport, c: ChalkInstance): string[] {
 function failure(t: FailedTestRecord, n: number, c: ChalkInstance): string[] {
   const where = t.file === null ? '(unknown location)' : t.line === null ? visible(t.file) : `${visible(t.file)}:${t.line}`;
   const kind = t.status === 'error' ? c.magenta('error') : c.red('failed');
-  const message = visible(t.message, { lines: true }).split('\n').slice(0, 12).map((l) => `     ${l}`);
-  return ['', `  ${n}) ${c.bold(where)} ${kind}`, `     ${visible(t.test_name)}`, ...message.map((l) => c.dim(l))];
+  // Shown whole: bounded already, and a cut one ends with where its full text is.
+  const message = messageLines(visible(t.message, { lines: true }), c).map((l) => `     ${l}`);
+  return ['', `  ${n}) ${c.bold(where)} ${kind}`, `     ${visible(t.test_name)}`, ...message];
 }
 
 /** `N passed, N failed, N errors, N skipped`; unknown counts are shown as `?`, never 0. */

@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { copyFixture, failures, junitTests, processGone, REPO, runJson, waitFor } from './helpers.js';
-import { JEST_MIXED_FAILURES, sorted } from './expected.js';
+import { ADDS_NEGATIVES, BEFORE_BROKE, HOOKS_PLAIN, JEST_MIXED_FAILURES, sorted } from './expected.js';
 
 /** A temp copy of a fixture whose node_modules is run-tests' own (jest 30 is a devDependency). */
 async function jestFixture(name: string, into?: string): Promise<string> {
@@ -20,9 +20,10 @@ describe('jest through its programmatic API', () => {
     expect([exitCode, report.status, report.warnings]).toEqual([1, 'failed', []]);
     expect(report.summary).toEqual({ run: 5, passed: 1, failures: 1, errors: 3, skips: 0 });
     expect(report.failed_tests.map((t) => [t.test_name, t.file, t.line, t.status, t.message])).toEqual([
-      ['with before › one', 'test/hooks.test.js', 3, 'error', 'Error: before broke'],
-      ['with before › two', 'test/hooks.test.js', 3, 'error', 'Error: before broke'],
-      ['plain', 'test/hooks.test.js', 17, 'failed', 'expect(received).toBe(expected) // Object.is equality\n\nExpected: 2\nReceived: 1'],
+      // As jest shows them: the error (and a diff), then jest's code frame.
+      ['with before › one', 'test/hooks.test.js', 3, 'error', BEFORE_BROKE],
+      ['with before › two', 'test/hooks.test.js', 3, 'error', BEFORE_BROKE],
+      ['plain', 'test/hooks.test.js', 17, 'failed', HOOKS_PLAIN],
       // jest reports an afterAll that threw as an error of its file, after its tests ran:
       // named for the hook, never a load error; its id is the file, as a load error's.
       ['"after all" hook in test/hooks.test.js', 'test/hooks.test.js', 11, 'error', 'Error: after broke'],
@@ -40,9 +41,10 @@ describe('jest through its programmatic API', () => {
     const byName = Object.fromEntries(report.failed_tests.map((t) => [t.test_name, t]));
     expect(byName['math › add › adds negatives']).toMatchObject({
       id: 'test/math.test.js::math › add › adds negatives',
-      message: 'expect(received).toBe(expected) // Object.is equality\n\nExpected: -3\nReceived: -2',
+      message: ADDS_NEGATIVES,
     });
-    expect(byName['math › parses config']?.message).toBe("SyntaxError: Expected property name or '}' in JSON at position 1");
+    expect(byName['math › parses config']?.message).toBe("SyntaxError: Expected property name or '}' in JSON at position 1\n\n  1 | exports.add = (a, b) => a + b;\n> 2 | exports.parse = (text) => JSON.parse(text);\n    |                                ^\n  3 |");
+    expect(byName['top level fails']?.message).toBe('expect(received).toEqual(expected) // deep equality\n\n- Expected  - 1\n+ Received  + 1\n\n  Object {\n-   "a": 2,\n+   "a": 1,\n  }\n\n  4 |\n  5 | test(\'top level fails\', () => {\n> 6 |   expect({ a: 1 }).toEqual({ a: 2 });\n    |                    ^\n  7 | });\n  8 |');
     expect(byName['load error: test/broken.test.js']).toMatchObject({ id: 'test/broken.test.js', message: 'Error: broken at load: object' });
     expect(report.command).toBe('npx jest');
   });
@@ -54,7 +56,7 @@ describe('jest through its programmatic API', () => {
     expect([exitCode, report.status, report.warnings]).toEqual([1, 'failed', []]);
     expect(sorted(failures(report))).toEqual(JEST_MIXED_FAILURES);
     expect(report.failed_tests.find((t) => t.test_name === 'math › add › adds negatives')?.message)
-      .toBe('expect(received).toBe(expected) // Object.is equality\n\nExpected: -3\nReceived: -2');
+      .toBe(ADDS_NEGATIVES);
     expect(report.failed_tests.filter((t) => /^\s+at /m.test(t.message ?? '')).map((t) => t.test_name)).toEqual([]);
   });
 

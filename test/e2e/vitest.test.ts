@@ -52,8 +52,9 @@ describe('vitest through its programmatic API', () => {
     expect(sorted(failures(report))).toEqual(VITEST_MIXED_FAILURES);
     expect(report.warnings).toEqual([]);
     const byName = Object.fromEntries(report.failed_tests.map((t) => [t.test_name, t]));
-    expect(byName['math > times out']?.message).toBe('Error: Test timed out in 50ms.\nIf this is a long-running test, pass a timeout value as the last argument or configure it globally with "testTimeout".');
-    expect(byName['math > add > adds negatives']).toMatchObject({ id: 'test/math.test.ts::math > add > adds negatives', message: 'expected -2 to be -3 // Object.is equality' });
+    // As vitest shows them: the error, vitest's diff, and a code frame in vitest's layout.
+    expect(byName['math > times out']?.message).toBe('Error: Test timed out in 50ms.\nIf this is a long-running test, pass a timeout value as the last argument or configure it globally with "testTimeout".\n\n35|   });\n36|\n37|   it(\'times out\', async () => {\n  |   ^\n38|     await new Promise((resolve) => setTimeout(resolve, 5000));\n39|   }, 50);');
+    expect(byName['math > add > adds negatives']).toMatchObject({ id: 'test/math.test.ts::math > add > adds negatives', message: "expected -2 to be -3 // Object.is equality\n\n- Expected\n+ Received\n\n- -3\n+ -2\n\n13|     it('adds negatives', () => {\n14|       console.log('noise from a test: {\"type\":\"end\"}');\n15|       expect(add(-1, -1)).toBe(-3);\n  |                           ^\n16|     });\n17|   });" });
     expect(byName['load error: test/broken.test.ts']).toMatchObject({ id: 'test/broken.test.ts', message: 'Error: broken at load: function' });
     expect(report.command).toBe('npx vitest run');
   });

@@ -110,8 +110,13 @@ function followChild(child: ChildProcess, roots: readonly string[], onProgress: 
     }
     if (info === undefined || info === null) return;
     clearInterval(look);
-    follower = followReports(info.reports, info.project_root, (finished) => {
-      if (finished > sent) onProgress((sent = finished));
+    // Only the count is sent: a progress notification carries a number (and a message).
+    follower = followReports(info.reports, info.project_root, {
+      update: ({ finished }) => {
+        if (finished > sent) onProgress((sent = finished));
+      },
+      failure: () => undefined,
+      end: () => undefined,
     });
     follower.catch(() => undefined);
   }, PROGRESS_LOOK_MS);

@@ -53,6 +53,7 @@ export const createGoJsonParser: ParserFactory = (ctx) => {
     line: (text, lineNo, cutOff) => stream.line(text, lineNo, cutOff),
     end: () => stream.end(),
     finished: () => stream.results.size,
+    live: () => ({ tests: stream.added, total: null, files: null }),
   });
 };
 
@@ -60,6 +61,9 @@ export const parseGoJson = (text: string, ctx: ParseContext): ParsedReport => pa
 
 class GoStream {
   readonly results = new Map<string, TestResult>();
+  /** Every result as it was added, for the live display (one that is dropped later, a
+   * nested run's, stays here: the report is what counts). */
+  readonly added: TestResult[] = [];
   private readonly packages = new Map<string, PackageState>();
   private readonly build: BuildFailures;
   private readonly warnings: string[] = [];
@@ -287,6 +291,7 @@ class GoStream {
     pkg.results += 1;
     if (isFailing(result)) pkg.failures += 1;
     this.results.set(result.id, result);
+    this.added.push(result);
   }
 
   private remove(pkg: PackageState, id: string): TestResult | undefined {
