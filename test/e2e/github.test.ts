@@ -18,6 +18,9 @@ const commands = (text: string): string[] => text.split('\n').filter((line) => l
 /** The step summary with its one timing figure made stable. */
 const stable = (markdown: string): string => markdown.replace(/ in \d+\.\d\ds · /, ' in <s> · ');
 
+// Our one annotation of vitest's failures: the message whole, vitest's code frame included.
+const OURS = "::error file=test/math.test.ts,line=20,title=math > parses config::SyntaxError: Expected property name or '}' in JSON at position 1%0A%0A1| export const add = (a: number, b: number): number => a + b;%0A2| export const parse = (text: string): unknown => JSON.parse(text);%0A |                                                      ^%0A3|";
+
 describe('under GitHub Actions (GITHUB_ACTIONS=true)', () => {
   it('annotates each failure and warning with escaped properties and data, and appends the step summary', async () => {
     const dir = await copyFixture('node-test-github');
@@ -130,7 +133,7 @@ describe('under GitHub Actions (GITHUB_ACTIONS=true)', () => {
     expect(vitests(commands(stdout)).sort()).toEqual([...VITEST].sort());
     // Ours: only the failure vitest annotated elsewhere (in src/math.ts).
     expect(commands(stdout).filter((line) => !line.startsWith(`::error file=${dir}/`))).toEqual([
-      "::error file=test/math.test.ts,line=20,title=math > parses config::SyntaxError: Expected property name or '}' in JSON at position 1",
+      OURS,
     ]);
     // With --json, vitest's lines go to stderr as well: stdout stays the JSON report.
     const json = await runJson(['--cwd', dir], { env });
@@ -140,7 +143,7 @@ describe('under GitHub Actions (GITHUB_ACTIONS=true)', () => {
     const streamed = await runCli(['--cwd', dir, '--stream'], { env });
     expect(vitests(commands(streamed.stderr)).sort()).toEqual([...VITEST].sort());
     expect(commands(streamed.stdout)).toEqual([
-      "::error file=test/math.test.ts,line=20,title=math > parses config::SyntaxError: Expected property name or '}' in JSON at position 1",
+      OURS,
     ]);
   });
 });
