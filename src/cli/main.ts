@@ -43,10 +43,11 @@ function exit(code: number, stdout = ''): void {
   process.stdout.write(stdout, () => process.exit(code));
 }
 
-async function run(files: string[], options: RunOptions): Promise<void> {
+async function run(files: string[], options: RunOptions, runnerArgs: readonly string[]): Promise<void> {
   if (options.command !== undefined && options.runner !== undefined) {
     throw usageError(`--runner ${JSON.stringify(options.runner)} cannot be combined with --command: the command is what runs`);
   }
+  if (options.command !== undefined && runnerArgs.length > 0) throw usageError('--command takes no arguments after --: give them in the command');
   const cwd = resolveCwd(options.cwd);
   const custom = options.command === undefined && options.report === undefined
     ? null
@@ -67,6 +68,7 @@ async function run(files: string[], options: RunOptions): Promise<void> {
     allowNoTests: options.allowNoTests === true,
     keepRuns: parseKeepRuns(options.keepRuns),
     noCache: options.cache === false,
+    runnerArgs,
     tee: options.stream ? process.stderr : null,
     // isatty, not process.stderr.isTTY: a run that shows no live count never builds the stream.
     liveCount: !options.json && !options.stream && isatty(2) ? process.stderr : null,
@@ -142,7 +144,7 @@ async function detect(options: { json?: boolean; cwd?: string; runner?: string }
   exit(EXIT.OK, options.json ? `${inertJson(JSON.stringify(report, null, 2))}\n` : `${visible(lines.join('\n'), { lines: true })}\n`);
 }
 
-function program(): Command {
+function program(runnerArgs: readonly string[] | null): Command {
   // exitOverride and configureOutput before the subcommands, so they inherit them: their
   // usage errors exit 2 too.
   const cli = new Command('run-tests')
@@ -172,7 +174,11 @@ function program(): Command {
     .option('--keep-runs <n>', 'keep the newest n run directories in .run-tests/runs, this one included', '20')
     .addHelpText('after', `\n${EXAMPLES}\n\n${EXIT_CODE_TABLE}\n`)
     .showSuggestionAfterError()
-    .action(run);
+    .action((files: string[], options: RunOptions) => run(files, options, runnerArgs ?? []))
+    // Only a run has a runner to give them to.
+    .hook('preAction', (_cli, action) => {
+      if (runnerArgs !== null && action.name() !== 'run-tests') throw usageError(`run-tests ${action.name()} takes no arguments after --; they are for the runner of a run`);
+    });
   cli.command('parse')
     .description("read a report another tool wrote (JUnit, TAP, go test -json, jest or rspec JSON, cargo) into the same JSON contract; marked source: imported")
     .argument('<file>', 'the report file')
@@ -202,14 +208,11 @@ function program(): Command {
   return cli;
 }
 
-/** After `--` every word is an operand, but commander still dispatches a first operand
- * named like a subcommand (`run-tests -- parse`) to it. Such a word is given as `./parse`:
- * the same file, and no command's name. */
-function literalOperands(cli: Command, args: readonly string[]): string[] {
+/** `run-tests [files] -- <runner args>`: the words after the first `--` are the
+ * runner's, never read by commander (nor dispatched to a subcommand); null without `--`. */
+function splitRunnerArgs(args: readonly string[]): { words: string[]; runnerArgs: string[] | null } {
   const end = args.indexOf('--');
-  if (end === -1) return [...args];
-  const commands = new Set(['help', ...cli.commands.flatMap((c) => [c.name(), ...c.aliases()])]);
-  return [...args.slice(0, end + 1), ...args.slice(end + 1).map((word) => (commands.has(word) ? `./${word}` : word))];
+  return end === -1 ? { words: [...args], runnerArgs: null } : { words: args.slice(0, end), runnerArgs: args.slice(end + 1) };
 }
 
 /** A reader that stops early (`run-tests --help | head -1`) closes the pipe: the rest of
@@ -224,9 +227,10 @@ function ignoreClosedOutput(): void {
 
 async function main(): Promise<void> {
   ignoreClosedOutput();
-  const cli = program();
+  const { words, runnerArgs } = splitRunnerArgs(process.argv.slice(2));
+  const cli = program(runnerArgs);
   try {
-    await cli.parseAsync(literalOperands(cli, process.argv.slice(2)), { from: 'user' });
+    await cli.parseAsync(words, { from: 'user' });
   } catch (error) {
     if (error instanceof CommanderError) exit(error.exitCode === 0 ? EXIT.OK : EXIT.USAGE);
     else if (error instanceof HarnessError) {

@@ -49,6 +49,7 @@ export async function runProject(request: RunRequest, selection: ProjectSelectio
     detection = request.custom
       ? { adapter: customRunner(request.custom), reason: '--command given' }
       : detectRunner(facts, request.runner);
+    checkRunnerArgs(detection.adapter, request.runnerArgs ?? []);
     const { last, warning } = lastFailures(request, detection.adapter, artifacts);
     const chosen = request.failedOnly && last !== null ? selectRerun(last, selection.files, artifacts.lastFailures) : null;
     if (request.failedOnly && chosen === null) return { report: nothingToRerun({ ...base, detection }), tests: [] };
@@ -62,6 +63,7 @@ export async function runProject(request: RunRequest, selection: ProjectSelectio
       env: request.env,
       reportersDir: request.reportersDir,
       noCache: request.noCache === true,
+      runnerArgs: request.runnerArgs ?? [],
     };
     const planned = chosen === null ? { invocation: detection.adapter.plan(planRequest), warnings: [] } : planRerun(detection.adapter, planRequest);
     return await execute({
@@ -79,6 +81,14 @@ export async function runProject(request: RunRequest, selection: ProjectSelectio
     const begun = fs.existsSync(artifacts.runDir);
     return { report: begun ? await completeRecord(artifacts, keepRuns(request), failed) : failed(), tests: [] };
   }
+}
+
+/** `run-tests -- <args>`: refused (exit 2) where the runner takes none, or one of them
+ * would take the results away from run-tests or make it report tests that did not run. */
+function checkRunnerArgs(adapter: Runner, args: readonly string[]): void {
+  if (args.length === 0) return;
+  const why = adapter.refusedArgument ? adapter.refusedArgument(args) : `${adapter.id} takes no arguments after --: run-tests cannot pass them on to it`;
+  if (why !== null) throw new HarnessError('USAGE', why);
 }
 
 interface Execution extends Context {

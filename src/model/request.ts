@@ -29,6 +29,8 @@ export interface RunRequest {
   readonly allowNoTests: boolean;
   /** --no-cache: results the runner would replay from its own cache are run afresh (go). */
   readonly noCache?: boolean;
+  /** `run-tests -- <args>`: arguments appended to the runner's command. */
+  readonly runnerArgs?: readonly string[];
   /** Pass the runner's live output through to this stream (--stream). */
   readonly tee: NodeJS.WritableStream | null;
   /** Show a live count of finished tests here (a TTY, not --json). */

@@ -20,6 +20,9 @@ export interface PlanRequest {
   /** --no-cache: run afresh what the runner would replay from its own result cache. A
    * runner without one ignores it. */
   readonly noCache?: boolean;
+  /** `run-tests -- <args>`: arguments for the runner itself, checked by the runner's
+   * refusedArgument, placed by its plan where the runner reads them. */
+  readonly runnerArgs?: readonly string[];
 }
 
 /** A parser's id: a shared format's (src/runners/parsers.ts) or one a runner declares
@@ -118,4 +121,9 @@ export interface Runner {
    * it does not select lost its filter (rspec's run_all_when_everything_filtered) and is
    * never `passed`. Absent where run-tests cannot tell exactly. */
   selectedByName?(text: string, test: TestResult): boolean;
+  /** Pure: `run-tests -- <args>`: a message naming the first argument that cannot be
+   * combined with the run (it replaces or disables the injected reporter, or makes the
+   * runner report tests it did not run), else null. Absent: the runner takes none, and
+   * its plan ignores PlanRequest.runnerArgs. */
+  refusedArgument?(args: readonly string[]): string | null;
 }

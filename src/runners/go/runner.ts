@@ -3,6 +3,7 @@ import type { ProjectFacts } from '../../project/facts.js';
 import { escapeGoRegex, selectionCommands, type GoCommand } from './select.js';
 import type { Runner, Invocation, PlanRequest } from '../types.js';
 import { parseGoTestId } from './id.js';
+import { refusedOption } from '../../project/runner-args.js';
 
 export { escapeGoRegex, goRunPattern } from './select.js';
 
@@ -13,6 +14,18 @@ export { escapeGoRegex, goRunPattern } from './select.js';
  * adds `-count=1`, which runs every test afresh. */
 const GO_TEST = ['go', 'test', '-json'] as const;
 
+/** Flags after which go test prints no JSON run-tests reads, runs no test, or passes
+ * run-tests' own selection on to the test binary. */
+const REFUSED: Readonly<Record<string, string>> = {
+  '-json': 'run-tests gives it already (-json=false would leave no events to read)',
+  '-c': 'it compiles the test binary and runs no test',
+  '-list': 'it lists the tests and runs none',
+  '-n': 'it prints the commands and runs none',
+  '-args': "everything after it, run-tests' -run and packages too, would go to the test binary",
+  '-h': 'it prints help and runs no test',
+  '-help': 'it prints help and runs no test',
+};
+
 export const go: Runner = {
   id: 'go',
   parsers: { 'go-json': { load: async () => (await import('./json.js')).createGoJsonParser, hints: goReportHints } },
@@ -21,6 +34,8 @@ export const go: Runner = {
   installHint: 'install Go (Debian: apt-get install golang-go)',
   // A passing test has no file, a failure the file where it failed: the id names the test.
   identity: 'name-and-id',
+  // go's flags are single-dash words that never bundle: `-c` is not `-count=1`.
+  refusedArgument: (args) => refusedOption('go test', args, REFUSED, { bundles: false }),
 
   detect(facts) {
     return facts.exists('go.mod') ? 'go.mod found: `go test ./...`' : null;
@@ -33,10 +48,10 @@ export const go: Runner = {
       : selectionCommands(request.files, request.name, request.facts);
     const test = request.noCache === true ? [...GO_TEST, '-count=1'] : GO_TEST;
     const [first, ...rest] = commands.map(({ run, packages }) => [
-      ...test, ...(run === null ? [] : ['-run', run]), ...packages,
+      ...test, ...(request.runnerArgs ?? []), ...(run === null ? [] : ['-run', run]), ...packages,
     ]);
     return {
-      argv: first ?? [...test, './...'],
+      argv: first ?? [...test, ...(request.runnerArgs ?? []), './...'],
       ...(rest.length > 0 ? { thenArgv: rest } : {}),
       ...(notes.length > 0 ? { notes } : {}),
       env: { ...request.env },

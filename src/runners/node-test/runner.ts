@@ -6,6 +6,7 @@ import { parseNodeTestId } from './id.js';
 import { expandDirectories, expandGlobs, fileOperand, isNodeTestFile } from '../../ecosystems/node/files.js';
 import { chooseNodeRunner, escapeJsRegex, nodeDetectionMiss, packageJson, testScript, type TestScript } from '../../ecosystems/node/project.js';
 import type { Runner, Invocation, PlanRequest } from '../types.js';
+import { refusedOption } from '../../project/runner-args.js';
 
 /** What one `node --test` runs: files (none = the script's paths, or node's discovery)
  * and name patterns (node runs a test when any pattern matches its name). */
@@ -15,6 +16,15 @@ interface Selection {
 }
 
 const REPORTER_FLAGS = ['--test-reporter', '--test-reporter-destination'] as const;
+
+/** Options that replace the reporter run-tests reads, or after which node never ends. */
+const REFUSED: Readonly<Record<string, string>> = {
+  '--test-reporter': 'it replaces the reporters run-tests gives node (its own reads the results)',
+  '--test-reporter-destination': 'it moves the output of the reporters run-tests gives node',
+  '--watch': 'it never ends',
+  '--help': 'it prints help and runs no test',
+  '--version': 'it prints the version and runs no test',
+};
 
 export const nodeTest: Runner = {
   id: 'node-test',
@@ -29,6 +39,8 @@ export const nodeTest: Runner = {
   },
 
   unmatched: nodeDetectionMiss,
+  // node's own options, which do not bundle: `--test-reporter=x` is one word.
+  refusedArgument: (args) => refusedOption('node --test', args, REFUSED, { bundles: false }),
 
   /** The same node that runs run-tests. Our reporter runs in node's parent process and
    * the spec reporter writes the log; node gives neither flag to the test files'
@@ -47,6 +59,7 @@ export const nodeTest: Runner = {
       process.execPath, ...flags, '--test',
       ...logReporters.flat(), `--test-reporter=${reporter}`, `--test-reporter-destination=${report}`,
       ...(selection.pattern === null ? (selecting ? [] : patterns) : [`--test-name-pattern=${selection.pattern}`]),
+      ...(request.runnerArgs ?? []),
       ...(selection.files.length > 0 ? selection.files.map(fileOperand) : scriptFiles),
     ];
     // node 20 searches a directory itself, later versions take globs instead: run-tests

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { usageError } from '../../model/errors.js';
 import { minitestFilter, minitestReporterEnv, minitestSelectedByName, RUBY_INSTALL_HINT, rubyFailureLines, selectedFiles } from '../../ecosystems/ruby.js';
 import type { Runner, Invocation, PlanRequest } from '../types.js';
+import { refusedOption } from '../../project/runner-args.js';
 
 /** What `bin/rails test` takes for a path (Rails::TestUnit::Runner#path_argument?);
  * any other argument goes to minitest's option parser, or is dropped, and Rails then
@@ -19,6 +20,12 @@ export function railsPathOperand(file: string, root: string): string {
   return absolute;
 }
 
+/** Options after which bin/rails test runs no test. */
+const REFUSED: Readonly<Record<string, string>> = {
+  '--help': 'it prints help and runs no test',
+  '-h': 'it prints help and runs no test',
+};
+
 export const rails: Runner = {
   id: 'rails',
   // Not bin/rails: /usr/bin/rails would make / look like a project. Rails apps have both.
@@ -27,6 +34,7 @@ export const rails: Runner = {
   installHint: RUBY_INSTALL_HINT,
   failureLines: rubyFailureLines,
   selectedByName: minitestSelectedByName,
+  refusedArgument: (args) => refusedOption('bin/rails test', args, REFUSED),
 
   detect(facts) {
     return facts.exists('bin/rails') ? 'bin/rails found: Rails through `bin/rails test`' : null;
@@ -40,7 +48,7 @@ export const rails: Runner = {
     const launcher = request.facts.isExecutable('bin/rails') ? ['bin/rails'] : ['ruby', 'bin/rails'];
     const files = selectedFiles(request).map((file) => railsPathOperand(file, request.root));
     return {
-      argv: [...launcher, 'test', ...files, ...nameArgs],
+      argv: [...launcher, 'test', ...files, ...nameArgs, ...(request.runnerArgs ?? [])],
       env: minitestReporterEnv(request, report, null),
       cwd: request.root,
       readsAsPath: (file) => RAILS_PATH.test(file),

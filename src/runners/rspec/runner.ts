@@ -2,9 +2,26 @@ import path from 'node:path';
 import { asFileOperand, bundleExec, rubyEnv, RUBY_INSTALL_HINT, rubyFailureLines, usesBundler } from '../../ecosystems/ruby.js';
 import type { FailedTestRecord } from '../../model/results.js';
 import type { Runner, Invocation, PlanRequest } from '../types.js';
+import { refusedOption } from '../../project/runner-args.js';
 import { documentParser } from '../../parsers/stream.js';
 
 const LISTS_RSPEC = /^\s{4}rspec-(?:core|rails) /m;
+
+/** Options that replace the formatters run-tests reads, or after which rspec reports
+ * examples it did not run, or runs none. */
+const REFUSED: Readonly<Record<string, string>> = {
+  '--format': 'it changes the formatters; run-tests gives rspec the ones it reads the results from',
+  '-f': 'it is --format, which changes the formatters run-tests reads the results from',
+  '--out': 'it moves the output of the formatters run-tests reads the results from',
+  '-o': 'it is --out, which moves the output of the formatters run-tests reads the results from',
+  '--dry-run': 'rspec then reports every example as passed without running it',
+  '--bisect': 'it runs the suite many times over, not once',
+  '--init': 'it writes configuration files and runs no test',
+  '--help': 'it prints help and runs no test',
+  '-h': 'it prints help and runs no test',
+  '--version': 'it prints the version and runs no test',
+  '-v': 'it prints the version and runs no test',
+};
 
 export const rspec: Runner = {
   id: 'rspec',
@@ -18,6 +35,7 @@ export const rspec: Runner = {
   failureLines: rubyFailureLines,
   // --example selects the examples whose full description (the reported name) contains it.
   selectedByName: (text, test) => test.name.includes(text),
+  refusedArgument: (args) => refusedOption('rspec', args, REFUSED),
 
   detect(facts) {
     const lock = facts.read('Gemfile.lock');
@@ -37,6 +55,7 @@ export const rspec: Runner = {
       '--format', 'json', '--out', json,
       '--require', formatter, '--format', 'RunTests::StreamFormatter', '--out', stream,
       ...selection,
+      ...(request.runnerArgs ?? []),
     ];
     return {
       ...(usesBundler(request) ? bundleExec(request, rspecArgv) : { argv: rspecArgv }),
