@@ -6,7 +6,7 @@ import { HarnessError, usageError } from '../model/errors.js';
 import { EXIT } from '../model/exit-codes.js';
 import { RUNNER_IDS } from '../runners/index.js';
 import { EXAMPLES, EXIT_CODE_TABLE } from './help.js';
-import { parseCount, parseKeepRuns, parseName, parseSeconds, parseSize, resolveCwd, resolveExistingFile, resolveFiles } from './options.js';
+import { parseCount, parseKeepRuns, parseName, parseSeconds, parseSize, resolveCwd, resolveExistingFile, resolveOperands } from './options.js';
 import { resolveJunitPath } from './junit-path.js';
 import type { RunReport } from '../model/report.js';
 import type { TestResult } from '../model/results.js';
@@ -55,9 +55,11 @@ async function run(files: string[], options: RunOptions, runnerArgs: readonly st
   const reads = custom === null || custom.report.path === '-' ? [] : [custom.report.path];
   const junitPath = options.junit === undefined ? null : resolveJunitPath(cwd, options.junit, reads);
   let renderer: Promise<Renderer> | null = null;
+  const operands = resolveOperands(cwd, files, options.file);
   const request = {
     cwd,
-    files: resolveFiles(cwd, files, options.file),
+    files: operands.files,
+    locations: operands.locations,
     name: parseName(options.name),
     failedOnly: options.failedOnly === true,
     timeoutMs: parseSeconds('--timeout', options.timeout, { allowZero: false }),
@@ -84,6 +86,9 @@ async function run(files: string[], options: RunOptions, runnerArgs: readonly st
   };
   if (request.failedOnly && request.name) throw new HarnessError('USAGE', '--failed-only reruns exact tests; it cannot be combined with --name');
   if (custom && options.name !== undefined) throw new HarnessError('USAGE', `--name ${JSON.stringify(options.name)} cannot select tests of a --command`);
+  if (request.locations.length > 0 && (request.failedOnly || request.name || custom)) {
+    throw usageError(`${request.locations[0]?.operand} selects the tests at that place; it cannot be combined with ${request.failedOnly ? '--failed-only' : request.name ? '--name' : '--command'}`);
+  }
   if (custom && request.failedOnly) throw new HarnessError('USAGE', '--failed-only cannot select tests of a --command: run-tests does not know its test names');
   const [{ runTests }, { Interrupts }] = await Promise.all([import('../core/run.js'), import('../model/request.js')]);
   const interrupts = new Interrupts();

@@ -25,6 +25,7 @@ import type { FailedTest, FailedTestRecord, ParsedReport, RunStatus, TestResult 
 import { onPath } from '../process/index.js';
 import { decide, summarize } from './verdict.js';
 import { bindTree, type TreeBinding } from './drift.js';
+import { locateTests } from './locations.js';
 
 /** A project's report, and every result it was built from (for exports such as JUnit). */
 export interface ProjectRun {
@@ -50,13 +51,16 @@ export async function runProject(request: RunRequest, selection: ProjectSelectio
       ? { adapter: customRunner(request.custom), reason: '--command given' }
       : detectRunner(facts, request.runner);
     checkRunnerArgs(detection.adapter, request.runnerArgs ?? []);
+    const located = locateTests(detection.adapter, request, selection, facts);
     const { last, warning } = lastFailures(request, detection.adapter, artifacts);
-    const chosen = request.failedOnly && last !== null ? selectRerun(last, selection.files, artifacts.lastFailures) : null;
+    // Tests found at a line run as a rerun does: exactly those, checked by what ran.
+    const chosen = located?.tests ? { selected: located.tests, runnable: located.tests, warnings: [] }
+      : request.failedOnly && last !== null ? selectRerun(last, selection.files, artifacts.lastFailures) : null;
     if (request.failedOnly && chosen === null) return { report: nothingToRerun({ ...base, detection }), tests: [] };
     const planRequest: PlanRequest = {
       root: selection.root,
       facts,
-      files: selection.files,
+      files: located?.files ?? selection.files,
       name: request.name,
       rerun: chosen?.runnable ?? null,
       artifacts,
@@ -64,6 +68,7 @@ export async function runProject(request: RunRequest, selection: ProjectSelectio
       reportersDir: request.reportersDir,
       noCache: request.noCache === true,
       runnerArgs: request.runnerArgs ?? [],
+      at: located?.at ?? [],
     };
     const planned = chosen === null ? { invocation: detection.adapter.plan(planRequest), warnings: [] } : planRerun(detection.adapter, planRequest);
     return await execute({

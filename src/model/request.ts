@@ -4,6 +4,19 @@ export interface NameFilter {
   readonly regex: boolean;
 }
 
+/** Where in a file a positional operand points: `file:line`, or pytest's node id
+ * `file::Class::test` (`node` is what follows the first `::`). */
+export type TestLocator = { readonly line: number } | { readonly node: string };
+
+/** A positional `file:line` or `file::node`: the tests the runner finds there. */
+export interface TestLocation {
+  /** Absolute, verified to exist inside cwd as files are. */
+  readonly file: string;
+  readonly at: TestLocator;
+  /** The operand as given, for messages. */
+  readonly operand: string;
+}
+
 /** `--command … --report format:path`: a test command run-tests does not know, with
  * the report it writes. Validated by src/cli/custom.ts. */
 export interface CustomCommand {
@@ -18,6 +31,9 @@ export interface RunRequest {
   readonly cwd: string;
   /** Absolute paths, each verified to exist inside cwd. */
   readonly files: readonly string[];
+  /** Positional `file:line` and `file::node` operands (their files are not in `files`
+   * unless also given whole). */
+  readonly locations?: readonly TestLocation[];
   readonly name: NameFilter | null;
   readonly failedOnly: boolean;
   readonly timeoutMs: number;

@@ -3,6 +3,8 @@ import type { ProjectFacts } from '../../project/facts.js';
 import { escapeGoRegex, selectionCommands, type GoCommand } from './select.js';
 import type { Runner, Invocation, PlanRequest } from '../types.js';
 import { parseGoTestId } from './id.js';
+import { goTestAt } from './at-line.js';
+import { usageError } from '../../model/errors.js';
 import { refusedOption } from '../../project/runner-args.js';
 
 export { escapeGoRegex, goRunPattern } from './select.js';
@@ -37,6 +39,12 @@ export const go: Runner = {
   // go's flags are single-dash words that never bundle: `-c` is not `-count=1`.
   refusedArgument: (args) => refusedOption('go test', args, REFUSED, { bundles: false }),
 
+  /** The Test, Fuzz or Example function at the line, run by its exact name in its package. */
+  testsAt(file, at, facts) {
+    if ('node' in at) throw usageError(`go has no node ids (${file}::${at.node}): give a line, ${file}:<line>`);
+    return { tests: [goTestAt(file, at.line, facts.read(file) ?? '', modulePath(facts))] };
+  },
+
   detect(facts) {
     return facts.exists('go.mod') ? 'go.mod found: `go test ./...`' : null;
   },
@@ -68,9 +76,11 @@ export const go: Runner = {
   },
 
   /** A package-level record (a build failure: id = import path) is settled once any
-   * test of that package has run. */
+   * test of that package has run, a test's once its subtests have. */
   covers(record, result) {
-    return parseGoTestId(record.id).name === null && parseGoTestId(result.id).importPath === record.id;
+    if (parseGoTestId(record.id).name === null) return parseGoTestId(result.id).importPath === record.id;
+    // A test with subtests is reported as its subtests (`file:line` selects the top-level test).
+    return result.id.startsWith(`${record.id}/`);
   },
 
   /** A failure go printed no `file_test.go:N:` for (an example's wrong output, t.Fail()

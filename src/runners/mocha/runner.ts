@@ -5,6 +5,8 @@ import { expandDirectories, fileOperand } from '../../ecosystems/node/files.js';
 import { chooseNodeRunner, escapeJsRegex, localBin, NODE_INSTALL_HINT, nodeDetectionMiss, packageJson, testScript, type TestScript } from '../../ecosystems/node/project.js';
 import { supportedPackage } from '../../ecosystems/node/versions.js';
 import type { Runner, Invocation, PlanRequest } from '../types.js';
+import { jsTestsAt } from '../../ecosystems/node/defined-tests.js';
+import { mochaId } from './events.js';
 import { refusedOption } from '../../project/runner-args.js';
 
 /** Escapes text for a JavaScript regular expression, matching it literally. */
@@ -28,6 +30,12 @@ export const mocha: Runner = {
 
   unmatched: nodeDetectionMiss,
   refusedArgument: (args) => refusedOption('mocha', args, REFUSED),
+
+  /** The tests defined at the line, run by an anchored grep of their full titles. */
+  testsAt(file, at, facts) {
+    const titles = jsTestsAt('mocha', file, at, facts.read(file)).map((chain) => chain.map((block) => block.name).join(' '));
+    return { tests: titles.map((title) => ({ id: mochaId(file, title), test_name: title, file, line: null, status: 'failed' as const, message: '' })) };
+  },
 
   /** mocha runs through reporters/mocha/launcher.cjs: it loads the project's own mocha
    * and runs its CLI with the script's arguments and our reporter, so the tests'

@@ -2,7 +2,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { FailedTestRecord } from '../../model/results.js';
 import type { ProjectFacts } from '../../project/facts.js';
-import { parseNodeTestId } from './id.js';
+import { nodeTestId, parseNodeTestId } from './id.js';
+import { jsTestsAt } from '../../ecosystems/node/defined-tests.js';
 import { expandDirectories, expandGlobs, fileOperand, isNodeTestFile } from '../../ecosystems/node/files.js';
 import { chooseNodeRunner, escapeJsRegex, nodeDetectionMiss, packageJson, testScript, type TestScript } from '../../ecosystems/node/project.js';
 import type { Runner, Invocation, PlanRequest } from '../types.js';
@@ -41,6 +42,17 @@ export const nodeTest: Runner = {
   unmatched: nodeDetectionMiss,
   // node's own options, which do not bundle: `--test-reporter=x` is one word.
   refusedArgument: (args) => refusedOption('node --test', args, REFUSED, { bundles: false }),
+
+  /** The tests defined at the line, run by the exact name of their outermost test. */
+  testsAt(file, at, facts) {
+    return {
+      tests: jsTestsAt('node --test', file, at, facts.read(file)).map((chain) => {
+        const split = chain.findIndex((block) => block.kind === 'test');
+        const [suites, tests] = [chain.slice(0, split).map((b) => b.name), chain.slice(split).map((b) => b.name)];
+        return { id: nodeTestId(file, suites, tests), test_name: [...suites, ...tests].join(' > '), file, line: null, status: 'failed' as const, message: '' };
+      }),
+    };
+  },
 
   /** The same node that runs run-tests. Our reporter runs in node's parent process and
    * the spec reporter writes the log; node gives neither flag to the test files'
@@ -81,6 +93,13 @@ export const nodeTest: Runner = {
       notes,
       reports: [{ path: report, parser: 'node-test' }],
     };
+  },
+
+  /** A test with subtests is reported as its subtests: they speak for it. */
+  covers(record, result) {
+    const [parent, child] = [parseNodeTestId(record.id, record.file), parseNodeTestId(result.id, result.file)];
+    if (parent === null || child === null || record.file !== result.file || child.tests.length <= parent.tests.length) return false;
+    return JSON.stringify([parent.suites, parent.tests]) === JSON.stringify([child.suites, child.tests.slice(0, parent.tests.length)]);
   },
 };
 

@@ -3,6 +3,8 @@ import type { FailedTestRecord } from '../../model/results.js';
 import type { ProjectFacts } from '../../project/facts.js';
 import { escapePythonRegex, pytestConfig, virtualenvPython } from '../../ecosystems/python.js';
 import type { NameFilter } from '../../model/request.js';
+import { usageError } from '../../model/errors.js';
+import { pythonDefinitionAt } from './at-line.js';
 import { refusedOption } from '../../project/runner-args.js';
 import type { Runner, Invocation, PlanRequest } from '../types.js';
 
@@ -37,7 +39,7 @@ export const pytest: Runner = {
   plan(request: PlanRequest): Invocation {
     const report = request.artifacts.file('pytest.jsonl');
     const filter = request.rerun === null && request.name !== null ? pytestFilter(request.name) : null;
-    const args = request.rerun === null ? request.files.map(safeArgument) : rerunArguments(request.rerun);
+    const args = request.rerun === null ? [...request.files, ...(request.at ?? [])].map(safeArgument) : rerunArguments(request.rerun);
     const venv = virtualenvPython(request.facts);
     const plugins = request.env.PYTEST_PLUGINS;
     const pythonPath = request.env.PYTHONPATH;
@@ -74,6 +76,15 @@ export const pytest: Runner = {
     const given = args[plugin] === '-p' ? `-p no:${PLUGIN}` : args[plugin];
     if (plugin !== -1) return `${JSON.stringify(given)} cannot be passed to pytest: it turns off ${PLUGIN}, the plugin run-tests reads the results from`;
     return refusedOption('pytest', args, REFUSED);
+  },
+
+  /** pytest's node ids: `file::node` as given, and a line as the function or class
+   * defined there (`file::Class::test`); pytest runs every parametrization of it. */
+  testsAt(file, at, facts) {
+    if ('node' in at) return { operands: [`${file}::${at.node}`] };
+    const names = pythonDefinitionAt(facts.read(file) ?? '', at.line);
+    if (names === null) throw usageError(`no test function or class is defined at ${file}:${at.line}`);
+    return { operands: [[file, ...names].join('::')] };
   },
 
   /** A collection error of a class (id `file::Class`) is settled once a test in it ran. */

@@ -36,6 +36,12 @@ export const rails: Runner = {
   selectedByName: minitestSelectedByName,
   refusedArgument: (args) => refusedOption('bin/rails test', args, REFUSED),
 
+  /** `bin/rails test file:line`: the test at that line, or every test of a class there. */
+  testsAt(file, at, facts) {
+    if ('node' in at) throw usageError(`bin/rails test has no node ids (${file}::${at.node}): give a line, ${file}:<line>`);
+    return { operands: [`${railsPathOperand(file, facts.root)}:${at.line}`] };
+  },
+
   detect(facts) {
     return facts.exists('bin/rails') ? 'bin/rails found: Rails through `bin/rails test`' : null;
   },
@@ -46,7 +52,7 @@ export const rails: Runner = {
     // Rails parses its own -n; a /…/ value is a regexp to minitest, never an option.
     const nameArgs = filter === null ? [] : ['-n', `/${filter}/`];
     const launcher = request.facts.isExecutable('bin/rails') ? ['bin/rails'] : ['ruby', 'bin/rails'];
-    const files = selectedFiles(request).map((file) => railsPathOperand(file, request.root));
+    const files = [...selectedFiles(request).map((file) => railsPathOperand(file, request.root)), ...(request.at ?? [])];
     return {
       argv: [...launcher, 'test', ...files, ...nameArgs, ...(request.runnerArgs ?? [])],
       env: minitestReporterEnv(request, report, null),

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { asFileOperand, bundleExec, rubyEnv, RUBY_INSTALL_HINT, rubyFailureLines, usesBundler } from '../../ecosystems/ruby.js';
 import type { FailedTestRecord } from '../../model/results.js';
+import { usageError } from '../../model/errors.js';
 import type { Runner, Invocation, PlanRequest } from '../types.js';
 import { refusedOption } from '../../project/runner-args.js';
 import { documentParser } from '../../parsers/stream.js';
@@ -37,6 +38,12 @@ export const rspec: Runner = {
   selectedByName: (text, test) => test.name.includes(text),
   refusedArgument: (args) => refusedOption('rspec', args, REFUSED),
 
+  /** rspec's own `file:line`: the examples, or the whole group, at that line. */
+  testsAt(file, at) {
+    if ('node' in at) throw usageError(`rspec has no node ids (${file}::${at.node}): give a line, ${file}:<line>`);
+    return { operands: [asFileOperand(`${file}:${at.line}`)] };
+  },
+
   detect(facts) {
     const lock = facts.read('Gemfile.lock');
     if (lock === null || !LISTS_RSPEC.test(lock)) return null;
@@ -48,7 +55,7 @@ export const rspec: Runner = {
     const json = request.artifacts.file('rspec.json');
     const stream = request.artifacts.file('rspec-events.jsonl');
     const formatter = path.join(request.reportersDir, 'rspec', 'run_tests_formatter.rb');
-    const selection = request.rerun ? rerunSelectors(request.rerun) : [...request.files.map(asFileOperand), ...nameArgs(request)];
+    const selection = request.rerun ? rerunSelectors(request.rerun) : [...request.files.map(asFileOperand), ...(request.at ?? []), ...nameArgs(request)];
     const rspecArgv = [
       'rspec',
       '--format', 'progress',

@@ -2,6 +2,8 @@ import { VITEST_NAME_SEPARATOR } from './events.js';
 import { chooseNodeRunner, launcherInvocation, NODE_INSTALL_HINT, nodeDetectionMiss } from '../../ecosystems/node/project.js';
 import { supportedPackage } from '../../ecosystems/node/versions.js';
 import type { Runner, Invocation, PlanRequest } from '../types.js';
+import { jsTestsAt } from '../../ecosystems/node/defined-tests.js';
+import { testId } from '../../ecosystems/node/jest-vitest-events.js';
 import { refusedOption } from '../../project/runner-args.js';
 
 /** Options that replace the reporter run-tests reads, or after which vitest never ends or runs no test. */
@@ -40,4 +42,10 @@ export const vitest: Runner = {
   },
 
   refusedArgument: (args) => refusedOption('vitest', args, REFUSED),
+
+  /** The tests defined at the line, run by their exact full names in their file. */
+  testsAt(file, at, facts) {
+    const tests = jsTestsAt('vitest', file, at, facts.read(file)).map((chain) => chain.map((block) => block.name).join(VITEST_NAME_SEPARATOR));
+    return { tests: tests.map((name) => ({ id: testId(file, name), test_name: name, file, line: null, status: 'failed' as const, message: '' })) };
+  },
 };
