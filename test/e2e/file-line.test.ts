@@ -125,6 +125,20 @@ go('go', () => {
   });
 });
 
+const cargo = hasTools('cargo') ? describe : describe.skip;
+
+cargo('cargo', () => {
+  it('the #[test] fn at the line in its target by its exact libtest path, or every test of a mod', async () => {
+    const dir = await copyFixture('cargo-mixed');
+    const env = { CARGO_TARGET_DIR: await fs.mkdtemp(path.join(os.tmpdir(), 'run-tests-cargo-target-')), RUST_BACKTRACE: '0', CARGO_TERM_COLOR: 'never' };
+    expect(await ran(dir, ['src/lib.rs:36'], env)).toEqual([1, 'failed', [['unit: tests::adds_wrongly', 'failure']]]);
+    expect(await ran(dir, ['tests/api.rs:10'], env)).toEqual([1, 'failed', [['integration tests/api.rs: api_doubles_wrongly', 'failure']]]);
+    const { report } = await runJson(['--cwd', dir, 'src/lib.rs:27'], { env });
+    expect([report.summary, report.rerun]).toEqual([{ run: 5, passed: 2, failures: 2, errors: 0, skips: 1 }, { selected: 5, not_run: [] }]);
+    expect((await runCli(['--cwd', dir, 'src/lib.rs:7'], { env })).stderr).toBe('run-tests: no #[test] fn is defined at src/lib.rs:7\n');
+  }, 240_000);
+});
+
 describe('what is not a line to select by', () => {
   it('exits 2 with the reason: no line, a line of 0, a negative or non-numeric one, a file outside, --name beside it', async () => {
     const dir = await copyFixture('node-test-mixed');

@@ -2,7 +2,8 @@ import path from 'node:path';
 import { usageError } from '../../model/errors.js';
 import type { FailedTestRecord } from '../../model/results.js';
 import type { ProjectFacts } from '../../project/facts.js';
-import { tomlAt, tomlTable } from '../../project/toml.js';
+import { tomlAt, tomlString, tomlTable } from '../../project/toml.js';
+import { cargoTestsAt } from './at-line.js';
 import { refusedOption } from '../../project/runner-args.js';
 import type { Runner, Invocation, PlanRequest } from '../types.js';
 
@@ -58,6 +59,13 @@ export const cargo: Runner = {
     if (start === -1) return [];
     const end = lines.findIndex((line, i) => i > start && line.trim() === '');
     return lines.slice(start, Math.min(end === -1 ? lines.length : end, start + 5));
+  },
+
+  /** The #[test] fn at the line (every one of a `mod` at its other lines), run by its
+   * exact libtest path in its target. */
+  testsAt(file, at, facts) {
+    if ('node' in at) throw usageError(`cargo has no node ids (${file}::${at.node}): give a line, ${file}:<line>`);
+    return { tests: cargoTestsAt(file, at.line, facts.read(file) ?? '', tomlString(tomlTable(facts.read('Cargo.toml')), 'package', 'name')) };
   },
 
   /** cargo's own options, and after a `--` of their own the test binaries' (libtest's). */
