@@ -3,6 +3,7 @@
  * the reporter or report tests that did not run is exit 2. */
 import { describe, expect, it } from '@jest/globals';
 import fs from 'fs-extra';
+import os from 'node:os';
 import path from 'node:path';
 import type { RunReport } from '../../src/model/report.js';
 import { copyFixture, failures, hasTools, REPO, runCli, validateReport } from './helpers.js';
@@ -102,4 +103,37 @@ describe('where arguments cannot be passed', () => {
     expect(report.command).toContain(' --test-concurrency=1');
     expect(report.summary.run).toBeGreaterThan(0);
   });
+});
+
+describe('each runner places them where it reads them', () => {
+  const goSuite = hasTools('go') ? it : it.skip;
+  goSuite('go: -failfast before -run and the package stops the file\'s tests at the first failure; -c is refused', async () => {
+    const dir = await copyFixture('go-mixed');
+    const env = { GOCACHE: await fs.mkdtemp(path.join(os.tmpdir(), 'run-tests-gocache-')), GOPROXY: 'off', GOTOOLCHAIN: 'local', GOFLAGS: '' };
+    const result = await runCli(['--cwd', dir, 'mixed_test.go', '--json', '--', '-failfast'], { env });
+    const report = JSON.parse(result.stdout) as RunReport;
+    expect([result.exitCode, report.status, report.summary]).toEqual([1, 'failed', { run: 2, passed: 1, failures: 1, errors: 0, skips: 0 }]);
+    expect(report.command).toMatch(/^go test -json -failfast -run '\^TestAdds\$\|.*' \.$/);
+    expect((await runCli(['--cwd', dir, '--', '-c'], { env })).stderr).toBe('run-tests: "-c" cannot be passed to go test: it compiles the test binary and runs no test\n');
+  });
+
+  const rubySuite = hasTools('ruby', 'bundle', 'rspec') ? it : it.skip;
+  rubySuite('rspec: --fail-fast after the files; --dry-run (every example "passed", none run) is refused', async () => {
+    const dir = await copyFixture('rspec-mixed');
+    const { exitCode, report } = await runPassing(['--cwd', dir, 'spec/mixed_spec.rb'], ['--fail-fast']);
+    expect([exitCode, report.status, report.summary]).toEqual([1, 'failed', { run: 2, passed: 1, failures: 1, errors: 0, skips: 0 }]);
+    expect(report.command).toMatch(/ spec\/mixed_spec\.rb --fail-fast$/);
+    expect((await runCli(['--cwd', dir, '--', '--dry-run'])).stderr).toBe('run-tests: "--dry-run" cannot be passed to rspec: rspec then reports every example as passed without running it\n');
+  });
+
+  const cargoSuite = hasTools('cargo') ? it : it.skip;
+  cargoSuite('cargo: after a second --, to the test binaries after the JSON options; their --format is refused', async () => {
+    const dir = await copyFixture('cargo-mixed');
+    const env = { CARGO_TARGET_DIR: await fs.mkdtemp(path.join(os.tmpdir(), 'run-tests-cargo-target-')), RUST_BACKTRACE: '0', CARGO_TERM_COLOR: 'never' };
+    const result = await runCli(['--cwd', dir, 'tests/api.rs', '--json', '--', '--', '--test-threads=1'], { env });
+    const report = JSON.parse(result.stdout) as RunReport;
+    expect([result.exitCode, report.summary]).toEqual([1, { run: 2, passed: 1, failures: 1, errors: 0, skips: 0 }]);
+    expect(report.command).toMatch(/ --test api -- -Z unstable-options --format json --report-time --test-threads=1$/);
+    expect((await runCli(['--cwd', dir, '--', '--', '--format=pretty'], { env })).stderr).toBe('run-tests: "--format=pretty" cannot be passed to cargo\'s test binaries: run-tests reads libtest\'s JSON events (--format json)\n');
+  }, 240_000);
 });
