@@ -6,7 +6,7 @@ import { HarnessError, usageError } from '../model/errors.js';
 import { EXIT } from '../model/exit-codes.js';
 import { RUNNER_IDS } from '../runners/index.js';
 import { EXAMPLES, EXIT_CODE_TABLE } from './help.js';
-import { parseCount, parseKeepRuns, parseName, parseSeconds, parseSize, resolveCwd, resolveExistingFile, resolveOperands } from './options.js';
+import { parseCount, parseIds, parseKeepRuns, parseName, parseSeconds, parseSize, resolveCwd, resolveExistingFile, resolveOperands } from './options.js';
 import { resolveJunitPath } from './junit-path.js';
 import type { RunReport } from '../model/report.js';
 import type { TestResult } from '../model/results.js';
@@ -21,6 +21,7 @@ interface RunOptions {
   file?: string;
   name?: string;
   failedOnly?: boolean;
+  id?: string[];
   timeout: string;
   killGrace: string;
   maxLog: string;
@@ -62,6 +63,8 @@ async function run(files: string[], options: RunOptions, runnerArgs: readonly st
     locations: operands.locations,
     name: parseName(options.name),
     failedOnly: options.failedOnly === true,
+    ids: parseIds(options.id ?? []),
+    cwdGiven: options.cwd !== undefined,
     timeoutMs: parseSeconds('--timeout', options.timeout, { allowZero: false }),
     killGraceMs: parseSeconds('--kill-grace', options.killGrace, { allowZero: true }),
     maxLogBytes: parseSize('--max-log', options.maxLog),
@@ -85,9 +88,13 @@ async function run(files: string[], options: RunOptions, runnerArgs: readonly st
     },
   };
   if (request.failedOnly && request.name) throw new HarnessError('USAGE', '--failed-only reruns exact tests; it cannot be combined with --name');
+  if (request.ids.length > 0 && (request.failedOnly || request.name || custom)) {
+    throw usageError(`--id runs exactly the tests given; it cannot be combined with ${request.failedOnly ? '--failed-only' : request.name ? '--name' : '--command'}`);
+  }
   if (custom && options.name !== undefined) throw new HarnessError('USAGE', `--name ${JSON.stringify(options.name)} cannot select tests of a --command`);
-  if (request.locations.length > 0 && (request.failedOnly || request.name || custom)) {
-    throw usageError(`${request.locations[0]?.operand} selects the tests at that place; it cannot be combined with ${request.failedOnly ? '--failed-only' : request.name ? '--name' : '--command'}`);
+  if (request.locations.length > 0 && (request.failedOnly || request.name || request.ids.length > 0 || custom)) {
+    const other = request.failedOnly ? '--failed-only' : request.name ? '--name' : request.ids.length > 0 ? '--id' : '--command';
+    throw usageError(`${request.locations[0]?.operand} selects the tests at that place; it cannot be combined with ${other}`);
   }
   if (custom && request.failedOnly) throw new HarnessError('USAGE', '--failed-only cannot select tests of a --command: run-tests does not know its test names');
   const [{ runTests }, { Interrupts }] = await Promise.all([import('../core/run.js'), import('../model/request.js')]);
@@ -149,6 +156,19 @@ async function detect(options: { json?: boolean; cwd?: string; runner?: string }
   exit(EXIT.OK, options.json ? `${inertJson(JSON.stringify(report, null, 2))}\n` : `${visible(lines.join('\n'), { lines: true })}\n`);
 }
 
+async function mcp(options: { maxResponse: string }): Promise<void> {
+  // No `0 for no cap` here: every response is bounded.
+  const maxResponseBytes = parseSize('--max-response', options.maxResponse) ?? 0;
+  if (maxResponseBytes < MIN_RESPONSE_BYTES) throw usageError(`--max-response must be at least ${MIN_RESPONSE_BYTES} bytes, got ${JSON.stringify(options.maxResponse)}`);
+  // The SDK and zod are in the server's own bundle (dist/mcp.cjs), loaded by this command only.
+  const { serveMcp } = await import('./mcp/server.js');
+  await serveMcp({ version, reportersDir, maxResponseBytes });
+  exit(EXIT.OK);
+}
+
+/** Below this a report's summary alone may not fit in an MCP response. */
+const MIN_RESPONSE_BYTES = 1024;
+
 function program(runnerArgs: readonly string[] | null): Command {
   // exitOverride and configureOutput before the subcommands, so they inherit them: their
   // usage errors exit 2 too.
@@ -164,6 +184,7 @@ function program(runnerArgs: readonly string[] | null): Command {
     .option('--file <a,b>', 'comma-separated files, the same as positional files')
     .option('--name <pattern>', 'run tests whose name contains the text, or matches /regex/')
     .option('--failed-only', "rerun exactly the previous run's failures")
+    .option('--id <id>', "run exactly the recorded failure with this id (a failed test's `id`); repeatable", (value: string, ids: string[] | undefined) => [...(ids ?? []), value])
     .option('--timeout <seconds>', 'kill the run after this long', '300')
     .option('--kill-grace <seconds>', 'after SIGTERM, wait this long before SIGKILL', '5')
     .option('--max-log <size>', "cap the run's log: keep the first and last half, e.g. 64M, 512K; 0 for no cap", '64M')
@@ -211,6 +232,10 @@ function program(runnerArgs: readonly string[] | null): Command {
     .option('--cwd <dir>', 'detect as if started in this directory')
     .option('--runner <id>', 'override detection')
     .action(detect);
+  cli.command('mcp')
+    .description('serve the Model Context Protocol on stdin/stdout: tools run_tests, get_result, list_runs, get_log, detect')
+    .option('--max-response <size>', 'the most bytes of JSON one tool result holds, e.g. 64K; more is cut, and says so', '64K')
+    .action(mcp);
   return cli;
 }
 

@@ -33,6 +33,13 @@ export function parseName(value: string | undefined): NameFilter | null {
   return { text, regex: true };
 }
 
+/** `--id`, repeatable: each must name something. An id is only ever looked up among the
+ * recorded tests (src/core/ids.ts), so it never reaches a runner as an option or a shell. */
+export function parseIds(values: readonly string[]): string[] {
+  if (values.includes('')) throw usageError('--id needs a test id, got ""');
+  return [...new Set(values)];
+}
+
 /** `--timeout`, `--kill-grace`: decimal seconds, returned as milliseconds a timer can hold. */
 export function parseSeconds(option: string, value: string, { allowZero }: { allowZero: boolean }): number {
   const kind = allowZero ? 'non-negative' : 'positive';

@@ -19,6 +19,7 @@ import { readLogTail } from './log-tail.js';
 import type { RunReport } from '../model/report.js';
 import type { Interrupts, RunRequest } from '../model/request.js';
 import { planRerun, rerunRules, selectRerun } from './rerun.js';
+import { selectIds, type IdRecords } from './ids.js';
 import { runnerFailure } from './runner-failure.js';
 import { displayCommand } from './quote.js';
 import type { FailedTest, FailedTestRecord, ParsedReport, RunStatus, TestResult } from '../model/results.js';
@@ -38,7 +39,7 @@ export interface ProjectRun {
  * project (no runner, missing runner, unusable failures file) become `error` reports;
  * only usage errors are thrown. A run that started its runner is recorded in
  * `.run-tests/runs/<runId>/`. */
-export async function runProject(request: RunRequest, selection: ProjectSelection, interrupts: Interrupts, runId: string): Promise<ProjectRun> {
+export async function runProject(request: RunRequest, selection: ProjectSelection, interrupts: Interrupts, runId: string, ids: IdRecords | null = null): Promise<ProjectRun> {
   const artifacts = artifactPaths(selection.root, runId);
   let detection: Detection | null = null;
   const base = { request, root: selection.root, artifacts, startedAt: new Date().toISOString() };
@@ -53,8 +54,9 @@ export async function runProject(request: RunRequest, selection: ProjectSelectio
     checkRunnerArgs(detection.adapter, request.runnerArgs ?? []);
     const located = locateTests(detection.adapter, request, selection, facts);
     const { last, warning } = lastFailures(request, detection.adapter, artifacts);
-    // Tests found at a line run as a rerun does: exactly those, checked by what ran.
-    const chosen = located?.tests ? { selected: located.tests, runnable: located.tests, warnings: [] }
+    // --id, or tests found at a line, run as a rerun does: exactly those, checked by what ran.
+    const chosen = ids !== null ? selectIds(ids, detection.adapter)
+      : located?.tests ? { selected: located.tests, runnable: located.tests, warnings: [] }
       : request.failedOnly && last !== null ? selectRerun(last, selection.files, artifacts.lastFailures) : null;
     if (request.failedOnly && chosen === null) return { report: nothingToRerun({ ...base, detection }), tests: [] };
     const planRequest: PlanRequest = {

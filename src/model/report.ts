@@ -2,6 +2,13 @@ import type { FailedTestRecord, PackageResult, RunStatus, Summary } from './resu
 
 export const SCHEMA_VERSION = 1;
 
+/** A failed test as the report lists it: the record, and the command that reruns it
+ * (`run-tests … --id=<id>`); null where run-tests cannot (an imported report, a
+ * --command's tests, an id no command line can carry). Absent in reports stored before. */
+export interface ReportedFailure extends FailedTestRecord {
+  readonly rerun_argv?: readonly string[] | null;
+}
+
 /** The JSON contract (schema/report.schema.json). Fields are only ever added. */
 export interface RunReport {
   readonly schema_version: typeof SCHEMA_VERSION;
@@ -26,8 +33,8 @@ export interface RunReport {
   readonly started_at: string | null;
   readonly finished_at: string | null;
   readonly summary: Summary;
-  readonly failed_tests: readonly FailedTestRecord[];
-  /** On a --failed-only run: how many tests were selected, and those that did not run. */
+  readonly failed_tests: readonly ReportedFailure[];
+  /** On a --failed-only or --id run: how many tests were selected, and those that did not run. */
   readonly rerun: { readonly selected: number; readonly not_run: readonly string[] } | null;
   readonly artifact: string | null;
   readonly failures_file: string | null;

@@ -36,6 +36,11 @@ export interface RunRequest {
   readonly locations?: readonly TestLocation[];
   readonly name: NameFilter | null;
   readonly failedOnly: boolean;
+  /** --id: exactly the recorded tests with these ids (empty or absent: none given). */
+  readonly ids?: readonly string[];
+  /** --cwd was given: the commands the report suggests carry it, so they work from where
+   * the caller stands. */
+  readonly cwdGiven?: boolean;
   readonly timeoutMs: number;
   readonly killGraceMs: number;
   /** Cap on the log's size (--max-log), null for none. */

@@ -54,7 +54,7 @@ suite('cargo test', () => {
     expect(exitCode).toBe(1);
     expect(report).toMatchObject({
       status: 'failed', exit_code: 1, framework: 'cargo', reason: 'Cargo.toml found: `cargo test`', project_root: mixed,
-      exit_status: 101, signal: null, timed_out: false, warnings: [], error: null, next: 'run-tests --failed-only',
+      exit_status: 101, signal: null, timed_out: false, warnings: [], error: null, next: `run-tests --cwd ${mixed} --failed-only`,
     });
     expect(report.command).toBe('RUSTC_BOOTSTRAP=run_tests_libtest_json cargo test --offline --no-fail-fast --message-format json-render-diagnostics -- -Z unstable-options --format json --report-time');
     expect(report.summary).toEqual({ run: 9, passed: 4, failures: 4, errors: 0, skips: 1 });

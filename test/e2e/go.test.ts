@@ -79,7 +79,7 @@ describe.each(TOOLCHAINS)('go test -json, $version', ({ version, path: PATH, pre
     expect(exitCode).toBe(1);
     expect(report).toMatchObject({
       status: 'failed', exit_code: 1, framework: 'go', reason: 'go.mod found: `go test ./...`', project_root: dir,
-      exit_status: 1, signal: null, timed_out: false, warnings: [], error: null, next: 'run-tests --failed-only',
+      exit_status: 1, signal: null, timed_out: false, warnings: [], error: null, next: `run-tests --cwd ${dir} --failed-only`,
     });
     // go's own command is shown, not the launcher that writes its stream to the report.
     expect(report.command).toBe('go test -json ./...');

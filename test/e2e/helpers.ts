@@ -26,11 +26,12 @@ export interface CliResult {
 
 /** Runs the built CLI with a clean environment for Ruby (no BUNDLE_* leaking in from the caller);
  * `asProgram` runs bin/run-tests.js itself, as a user's shell does, rather than `node bin/run-tests.js`. */
-export function runCli(args: readonly string[], options: { env?: NodeJS.ProcessEnv; onSpawn?: (pid: number) => void; asProgram?: boolean; bin?: string } = {}): Promise<CliResult> {
+export function runCli(args: readonly string[], options: { env?: NodeJS.ProcessEnv; onSpawn?: (pid: number) => void; asProgram?: boolean; bin?: string; cwd?: string } = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const bin = options.bin ?? BIN;
     const [file, ...argv] = options.asProgram === true ? [bin, ...args] : [process.execPath, bin, ...args];
     const child = spawn(file ?? bin, argv, {
+      cwd: options.cwd,
       env: { ...process.env, FORCE_COLOR: '0', ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

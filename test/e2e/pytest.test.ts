@@ -75,7 +75,7 @@ const IN_PACKAGE_FAILURES = [
     expect(exitCode).toBe(1);
     expect(report).toMatchObject({
       status: 'failed', exit_code: 1, framework: 'pytest', command: 'python3 -m pytest', project_root: dir,
-      exit_status: 1, signal: null, timed_out: false, warnings: [], error: null, next: 'run-tests --failed-only',
+      exit_status: 1, signal: null, timed_out: false, warnings: [], error: null, next: `run-tests --cwd ${dir} --failed-only`,
       reason: '[tool.pytest.ini_options] in pyproject.toml found: pytest through `python3 -m pytest`',
     });
     expect(report.summary).toEqual({ run: 16, passed: 7, failures: 4, errors: 3, skips: 2 });
