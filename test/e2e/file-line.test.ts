@@ -31,6 +31,13 @@ ruby('Ruby runners', () => {
     ]);
   });
 
+  it('rspec: a line above every example is refused, where run_all_when_everything_filtered would run them all', async () => {
+    const dir = await copyFixture('rspec-run-all');
+    await fs.writeFile(path.join(dir, 'spec/two_spec.rb'), '# a comment\n\nRSpec.describe "Two" do\n  it("works") { expect(1).to eq 1 }\nend\n');
+    expect(await runCli(['--cwd', dir, 'spec/two_spec.rb:1'])).toEqual({ exitCode: 2, stdout: '', stderr: 'run-tests: no example or group is declared at or above spec/two_spec.rb:1\n' });
+    expect(await ran(dir, ['spec/two_spec.rb:4'])).toEqual([0, 'passed', [['Two works', 'passed']]]);
+  });
+
   it('rails: bin/rails test file:line', async () => {
     const dir = await copyFixture('rails-app');
     const { report } = await runJson(['--cwd', dir, 'test/models/calculator_test.rb:13']);

@@ -24,6 +24,9 @@ const REFUSED: Readonly<Record<string, string>> = {
   '-v': 'it prints the version and runs no test',
 };
 
+/** A line that declares an example group or an example (rspec's DSL and its aliases). */
+const DECLARATION = /^\s*(?:RSpec\s*\.\s*)?(?:[fx]?(?:describe|context|it|specify|example)|feature|scenario|its|shared_examples(?:_for)?|shared_context|it_behaves_like|it_should_behave_like|include_examples|include_context|pending|skip)\b/;
+
 export const rspec: Runner = {
   id: 'rspec',
   parsers: {
@@ -38,9 +41,13 @@ export const rspec: Runner = {
   selectedByName: (text, test) => test.name.includes(text),
   refusedArgument: (args) => refusedOption('rspec', args, REFUSED),
 
-  /** rspec's own `file:line`: the examples, or the whole group, at that line. */
-  testsAt(file, at) {
+  /** rspec's own `file:line`: the example or group declared at the line or nearest above
+   * it. With none above, rspec filters out every example, and with
+   * run_all_when_everything_filtered runs them all: such a line is refused. */
+  testsAt(file, at, facts) {
     if ('node' in at) throw usageError(`rspec has no node ids (${file}::${at.node}): give a line, ${file}:<line>`);
+    const lines = (facts.read(file) ?? '').split('\n').slice(0, at.line);
+    if (!lines.some((line) => DECLARATION.test(line))) throw usageError(`no example or group is declared at or above ${file}:${at.line}`);
     return { operands: [asFileOperand(`${file}:${at.line}`)] };
   },
 
