@@ -36,6 +36,13 @@ pytestSuite('pytest', () => {
     expect(report.command).toBe('python3 -m pytest tests/test_widget.py -k no_such_test');
   });
 
+  it('a --failed-only rerun whose -k leaves its tests out reports them not run, never a pass', async () => {
+    const dir = await copyFixture('pytest-mixed');
+    await runPassing(['--cwd', dir, 'tests/test_widget.py'], []);
+    const { exitCode, report } = await runPassing(['--cwd', dir, '--failed-only'], ['-k', 'no_such_test']);
+    expect([exitCode, report.status, report.summary.run, report.rerun?.selected, report.rerun?.not_run.length]).toEqual([4, 'no_tests', 0, 7, 7]);
+  });
+
   it('refuses -p no:run_tests_pytest and --collect-only with exit 2, naming the argument, before anything runs', async () => {
     const dir = await copyFixture('pytest-mixed');
     expect(await runCli(['--cwd', dir, '--', '-x', '-p', 'no:run_tests_pytest'])).toEqual({
