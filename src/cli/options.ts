@@ -88,10 +88,13 @@ export function resolveCwd(value: string | undefined): string {
 
 /** Positional files and `--file a,b`, each checked to exist inside cwd; returns absolute paths. */
 export function resolveFiles(cwd: string, positional: readonly string[], fileOption: string | undefined): string[] {
+  return [...new Set(operandsGiven(positional, fileOption).map((file) => resolveFile(cwd, file)))];
+}
+
+function operandsGiven(positional: readonly string[], fileOption: string | undefined): string[] {
   const listed = (fileOption ?? '').split(',').map((f) => f.trim()).filter((f) => f !== '');
   if (fileOption !== undefined && listed.length === 0) throw usageError(`--file needs at least one file, got ${JSON.stringify(fileOption)}`);
-  const given = [...positional, ...listed];
-  return [...new Set(given.map((file) => resolveFile(cwd, file)))];
+  return [...positional, ...listed];
 }
 
 /** The longest line number taken: more than any source file has. */
@@ -101,11 +104,9 @@ const MAX_LINE = 10_000_000;
  * exists, `file:line` and pytest's `file::node` of an existing file (the file checked as
  * any other). Returns absolute files and the locations; a path that exists is always a file. */
 export function resolveOperands(cwd: string, positional: readonly string[], fileOption: string | undefined): { files: string[]; locations: TestLocation[] } {
-  const listed = (fileOption ?? '').split(',').map((f) => f.trim()).filter((f) => f !== '');
-  if (fileOption !== undefined && listed.length === 0) throw usageError(`--file needs at least one file, got ${JSON.stringify(fileOption)}`);
   const files: string[] = [];
   const locations: TestLocation[] = [];
-  for (const operand of [...positional, ...listed]) {
+  for (const operand of operandsGiven(positional, fileOption)) {
     const location = operand === '' || CONTROL.test(operand) ? null : locationOf(cwd, operand);
     if (location === null) files.push(resolveFile(cwd, operand));
     else if (!locations.some((l) => l.file === location.file && JSON.stringify(l.at) === JSON.stringify(location.at))) locations.push(location);
