@@ -57,6 +57,7 @@ async function run(files: string[], options: RunOptions, runnerArgs: readonly st
   const junitPath = options.junit === undefined ? null : resolveJunitPath(cwd, options.junit, reads);
   let renderer: Promise<Renderer> | null = null;
   const operands = resolveOperands(cwd, files, options.file);
+  const github = process.env['GITHUB_ACTIONS'] === 'true' ? (await import('./github.js')).githubActions(process.env, options.json === true) : null;
   const request = {
     cwd,
     files: operands.files,
@@ -74,7 +75,8 @@ async function run(files: string[], options: RunOptions, runnerArgs: readonly st
     keepRuns: parseKeepRuns(options.keepRuns),
     noCache: options.cache === false,
     runnerArgs,
-    tee: options.stream ? process.stderr : null,
+    // Under GitHub Actions the runner's own workflow commands reach the job.
+    tee: github?.tee(options.stream === true) ?? (options.stream ? process.stderr : null),
     // isatty, not process.stderr.isTTY: a run that shows no live count never builds the stream.
     liveCount: !options.json && !options.stream && isatty(2) ? process.stderr : null,
     env: process.env,
@@ -104,6 +106,7 @@ async function run(files: string[], options: RunOptions, runnerArgs: readonly st
   process.on('SIGHUP', () => interrupts.raise('SIGTERM'));
   const { report, tests } = await runTests(request, interrupts);
   if (junitPath !== null) await writeJunit(junitPath, report, tests);
+  await github?.finish(report);
   exit(report.exit_code, (await (renderer ?? loadRenderer(options.json === true)))(report));
 }
 
@@ -125,6 +128,7 @@ async function parse(file: string, options: { format?: string; json?: boolean; c
   const { importReport } = await import('./parse-command.js');
   const { report, tests } = await importReport(input, options.format ?? null, cwd);
   if (junitPath !== null) await writeJunit(junitPath, report, tests);
+  if (process.env['GITHUB_ACTIONS'] === 'true') await (await import('./github.js')).githubActions(process.env, options.json === true)?.finish(report);
   exit(report.exit_code, (await loadRenderer(options.json === true))(report));
 }
 
