@@ -5,7 +5,7 @@ import { HarnessError, usageError } from '../model/errors.js';
 import { EXIT } from '../model/exit-codes.js';
 import { RUNNER_IDS } from '../runners/index.js';
 import { EXAMPLES, EXIT_CODE_TABLE } from './help.js';
-import { parseCount, parseIds, parseKeepRuns, parseName, parseSeconds, parseSize, resolveCwd, resolveExistingFile, resolveFiles } from './options.js';
+import { parseCount, parseIds, parseKeepRuns, parseName, parseSeconds, parseSize, resolveCwd, resolveExistingFile, resolveOperands } from './options.js';
 import { resolveJunitPath } from './junit-path.js';
 import type { RunReport } from '../model/report.js';
 import type { TestResult } from '../model/results.js';
@@ -44,10 +44,11 @@ function exit(code: number, stdout = ''): void {
   process.stdout.write(stdout, () => process.exit(code));
 }
 
-async function run(files: string[], options: RunOptions): Promise<void> {
+async function run(files: string[], options: RunOptions, runnerArgs: readonly string[]): Promise<void> {
   if (options.command !== undefined && options.runner !== undefined) {
     throw usageError(`--runner ${JSON.stringify(options.runner)} cannot be combined with --command: the command is what runs`);
   }
+  if (options.command !== undefined && runnerArgs.length > 0) throw usageError('--command takes no arguments after --: give them in the command');
   const cwd = resolveCwd(options.cwd);
   const custom = options.command === undefined && options.report === undefined
     ? null
@@ -55,10 +56,12 @@ async function run(files: string[], options: RunOptions): Promise<void> {
   const reads = custom === null || custom.report.path === '-' ? [] : [custom.report.path];
   const junitPath = options.junit === undefined ? null : resolveJunitPath(cwd, options.junit, reads);
   let renderer: Promise<Renderer> | null = null;
+  const operands = resolveOperands(cwd, files, options.file);
   const github = process.env['GITHUB_ACTIONS'] === 'true' ? (await import('./github.js')).githubActions(process.env, options.json === true) : null;
   const request = {
     cwd,
-    files: resolveFiles(cwd, files, options.file),
+    files: operands.files,
+    locations: operands.locations,
     name: parseName(options.name),
     failedOnly: options.failedOnly === true,
     ids: parseIds(options.id ?? []),
@@ -71,6 +74,7 @@ async function run(files: string[], options: RunOptions): Promise<void> {
     allowNoTests: options.allowNoTests === true,
     keepRuns: parseKeepRuns(options.keepRuns),
     noCache: options.cache === false,
+    runnerArgs,
     // Under GitHub Actions the runner's own workflow commands reach the job.
     tee: github?.tee(options.stream === true) ?? (options.stream ? process.stderr : null),
     liveCount: await liveDisplay(options, process.env),
@@ -89,6 +93,10 @@ async function run(files: string[], options: RunOptions): Promise<void> {
     throw usageError(`--id runs exactly the tests given; it cannot be combined with ${request.failedOnly ? '--failed-only' : request.name ? '--name' : '--command'}`);
   }
   if (custom && options.name !== undefined) throw new HarnessError('USAGE', `--name ${JSON.stringify(options.name)} cannot select tests of a --command`);
+  if (request.locations.length > 0 && (request.failedOnly || request.name || request.ids.length > 0 || custom)) {
+    const other = request.failedOnly ? '--failed-only' : request.name ? '--name' : request.ids.length > 0 ? '--id' : '--command';
+    throw usageError(`${request.locations[0]?.operand} selects the tests at that place; it cannot be combined with ${other}`);
+  }
   if (custom && request.failedOnly) throw new HarnessError('USAGE', '--failed-only cannot select tests of a --command: run-tests does not know its test names');
   const [{ runTests }, { Interrupts }] = await Promise.all([import('../core/run.js'), import('../model/request.js')]);
   const interrupts = new Interrupts();
@@ -174,7 +182,7 @@ function help(cli: Command, name: string | undefined): void {
   exit(EXIT.OK);
 }
 
-function program(): Command {
+function program(runnerArgs: readonly string[] | null): Command {
   // exitOverride and configureOutput before the subcommands, so they inherit them: their
   // usage errors exit 2 too.
   const cli = new Command('run-tests')
@@ -186,7 +194,8 @@ function program(): Command {
     .version(version, '-v, --version', 'print the version')
     // -V, commander's default, still works; -v is what most tools print their version with.
     .addOption(new Option('-V').hideHelp())
-    .argument('[files...]', 'test files or directories to run (in a monorepo, each in its own project)')
+    .usage('[options] [files... | file:line ...] [-- <runner args>]')
+    .argument('[files...]', 'test files or directories to run (in a monorepo, each in its own project); file:line runs the tests at that line; after --, arguments for the runner')
     .option('--file <a,b>', 'comma-separated files, the same as positional files')
     .option('--name <pattern>', 'run tests whose name contains the text, or matches /regex/')
     .option('--failed-only', "rerun exactly the previous run's failures")
@@ -209,7 +218,11 @@ function program(): Command {
     .option('--keep-runs <n>', 'keep the newest n run directories in .run-tests/runs, this one included', '20')
     .addHelpText('after', `\n${EXAMPLES}\n\n${EXIT_CODE_TABLE}\n`)
     .showSuggestionAfterError()
-    .action(run);
+    .action((files: string[], options: RunOptions) => run(files, options, runnerArgs ?? []))
+    // Only a run has a runner to give them to.
+    .hook('preAction', (_cli, action) => {
+      if (runnerArgs !== null && action.name() !== 'run-tests') throw usageError(`run-tests ${action.name()} takes no arguments after --; they are for the runner of a run`);
+    });
   cli.on('option:V', () => {
     process.stdout.write(`${version}\n`);
     throw new CommanderError(EXIT.OK, 'commander.version', version);
@@ -251,14 +264,11 @@ function program(): Command {
   return cli;
 }
 
-/** After `--` every word is an operand, but commander still dispatches a first operand
- * named like a subcommand (`run-tests -- parse`) to it. Such a word is given as `./parse`:
- * the same file, and no command's name. */
-function literalOperands(cli: Command, args: readonly string[]): string[] {
+/** `run-tests [files] -- <runner args>`: the words after the first `--` are the
+ * runner's, never read by commander (nor dispatched to a subcommand); null without `--`. */
+function splitRunnerArgs(args: readonly string[]): { words: string[]; runnerArgs: string[] | null } {
   const end = args.indexOf('--');
-  if (end === -1) return [...args];
-  const commands = new Set(['help', ...cli.commands.flatMap((c) => [c.name(), ...c.aliases()])]);
-  return [...args.slice(0, end + 1), ...args.slice(end + 1).map((word) => (commands.has(word) ? `./${word}` : word))];
+  return end === -1 ? { words: [...args], runnerArgs: null } : { words: args.slice(0, end), runnerArgs: args.slice(end + 1) };
 }
 
 /** A reader that stops early (`run-tests --help | head -1`) closes the pipe: the rest of
@@ -273,9 +283,10 @@ function ignoreClosedOutput(): void {
 
 async function main(): Promise<void> {
   ignoreClosedOutput();
-  const cli = program();
+  const { words, runnerArgs } = splitRunnerArgs(process.argv.slice(2));
+  const cli = program(runnerArgs);
   try {
-    await cli.parseAsync(literalOperands(cli, process.argv.slice(2)), { from: 'user' });
+    await cli.parseAsync(words, { from: 'user' });
   } catch (error) {
     if (error instanceof CommanderError) exit(error.exitCode === 0 ? EXIT.OK : EXIT.USAGE);
     else if (error instanceof HarnessError) {

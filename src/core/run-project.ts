@@ -27,6 +27,7 @@ import type { FailedTest, FailedTestRecord, ParsedReport, RunStatus, TestResult 
 import { mapLines, onPath } from '../process/index.js';
 import { decide, NO_TESTS_RAN, summarize } from './verdict.js';
 import { bindTree, type TreeBinding } from './drift.js';
+import { locateTests } from './locations.js';
 
 /** A project's report, and every result it was built from (for exports such as JUnit). */
 export interface ProjectRun {
@@ -51,20 +52,26 @@ export async function runProject(request: RunRequest, selection: ProjectSelectio
     detection = request.custom
       ? { adapter: customRunner(request.custom), reason: '--command given' }
       : detectRunner(facts, request.runner);
+    checkRunnerArgs(detection.adapter, request.runnerArgs ?? []);
+    const located = locateTests(detection.adapter, request, selection, facts);
     const { last, warning } = lastFailures(request, detection.adapter, artifacts);
+    // --id, or tests found at a line, run as a rerun does: exactly those, checked by what ran.
     const chosen = ids !== null ? selectIds(ids, detection.adapter)
+      : located?.tests ? { selected: located.tests, runnable: located.tests, warnings: [] }
       : request.failedOnly && last !== null ? selectRerun(last, selection.files, artifacts.lastFailures) : null;
     if (request.failedOnly && chosen === null) return { report: nothingToRerun({ ...base, detection }), tests: [] };
     const planRequest: PlanRequest = {
       root: selection.root,
       facts,
-      files: selection.files,
+      files: located?.files ?? selection.files,
       name: request.name,
       rerun: chosen?.runnable ?? null,
       artifacts,
       env: request.env,
       reportersDir: request.reportersDir,
       noCache: request.noCache === true,
+      runnerArgs: request.runnerArgs ?? [],
+      at: located?.at ?? [],
     };
     const planned = chosen === null ? { invocation: detection.adapter.plan(planRequest), warnings: [] } : planRerun(detection.adapter, planRequest);
     const ran = detection.adapter.id;
@@ -88,6 +95,14 @@ export async function runProject(request: RunRequest, selection: ProjectSelectio
     const begun = fs.existsSync(artifacts.runDir);
     return { report: begun ? await completeRecord(artifacts, keepRuns(request), failed) : failed(), tests: [] };
   }
+}
+
+/** `run-tests -- <args>`: refused (exit 2) where the runner takes none, or one of them
+ * would take the results away from run-tests or make it report tests that did not run. */
+function checkRunnerArgs(adapter: Runner, args: readonly string[]): void {
+  if (args.length === 0) return;
+  const why = adapter.refusedArgument ? adapter.refusedArgument(args) : `${adapter.id} takes no arguments after --: run-tests cannot pass them on to it`;
+  if (why !== null) throw new HarnessError('USAGE', why);
 }
 
 interface Execution extends Context {

@@ -5,6 +5,7 @@ import { SCHEMA_VERSION, type RunReport } from '../model/report.js';
 import type { Interrupts, RunRequest } from '../model/request.js';
 import { runProject, type ProjectRun } from './run-project.js';
 import { newRunId } from '../store/runs.js';
+import { operandFiles } from './locations.js';
 import type { RunStatus, Summary } from '../model/results.js';
 import { exitCodeOf } from '../model/exit-codes.js';
 import { projectsWithIds, type IdRecords } from './ids.js';
@@ -17,7 +18,7 @@ export async function runTests(request: RunRequest, interrupts: Interrupts): Pro
   const runId = request.runId ?? newRunId();
   const runs: ProjectRun[] = [];
   // A custom command runs where it was given; detection does not choose its project.
-  const selections = request.custom ? [{ root: request.cwd, files: request.files.map((f) => path.relative(request.cwd, f).split(path.sep).join('/')) }] : selectProjects(request.cwd, request.files);
+  const selections = request.custom ? [{ root: request.cwd, files: request.files.map((f) => path.relative(request.cwd, f).split(path.sep).join('/')) }] : selectProjects(request.cwd, operandFiles(request));
   // --id: each project reruns the ids it recorded; one that recorded none does not run.
   const projects: { selection: typeof selections[number]; ids: IdRecords | null }[] = (request.ids ?? []).length > 0
     ? projectsWithIds(selections, request.ids ?? [])

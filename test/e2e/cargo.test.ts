@@ -99,8 +99,8 @@ suite('cargo test', () => {
   it('runs a test file named like an option as that target, never as a cargo option', async () => {
     const dir = await copyFixture('cargo-mixed');
     await fs.copy(path.join(dir, 'tests/api.rs'), path.join(dir, 'tests/--foo.rs'));
-    // runJson puts --json last, where `--` would make it a file.
-    const cli = await runCli(['--cwd', dir, '--json', '--', 'tests/--foo.rs'], { env: cargoEnv });
+    // --file takes a value that starts with a dash; after `--` it would be cargo's option.
+    const cli = await runCli(['--cwd', dir, '--json', '--file=tests/--foo.rs'], { env: cargoEnv });
     const [exitCode, report] = [cli.exitCode, JSON.parse(cli.stdout) as RunReport];
     expect([exitCode, report.status, report.summary]).toEqual([1, 'failed', { run: 2, passed: 1, failures: 1, errors: 0, skips: 0 }]);
     expect(report.command).toBe('cargo test --offline --no-fail-fast --test=--foo');

@@ -167,7 +167,7 @@ node('next with --runner', () => {
     const env = { PATH: `/usr/bin:/bin:${process.env.PATH ?? ''}` };
     const dir = await copyFixture('pytest-mixed');
     await fs.writeFile(path.join(dir, '--check_test.py'), 'def test_odd_passes():\n    assert True\n\n\ndef test_odd_fails():\n    assert 1 + 1 == 3\n');
-    const { stdout } = await runCli(['--cwd', dir, '--json', '--', '--check_test.py'], { env });
+    const { stdout } = await runCli(['--cwd', dir, '--json', '--file=--check_test.py'], { env });
     const [odd] = (JSON.parse(stdout) as { failed_tests: { rerun_argv: string[] }[] }).failed_tests;
     expect(odd?.rerun_argv).toEqual(['run-tests', '--cwd', dir, '--id=--check_test.py::test_odd_fails']);
     const rerun = await runSuggested(odd?.rerun_argv, { env });

@@ -44,9 +44,10 @@ const PYTESTS = ([
 // eslint-disable-next-line no-control-regex
 const stripAnsi = (text: string): string => text.replace(/\u001b\[[0-9;]*m/g, '');
 
-/** `--json` before the operands: after `--`, runJson's trailing --json would be a file. */
+/** Operands given by --file, which takes a value that starts with a dash (after `--`
+ * the words are pytest's own arguments). */
 async function runOperands(args: readonly string[], operands: readonly string[], env: NodeJS.ProcessEnv): Promise<{ exitCode: number | null; report: RunReport }> {
-  const { exitCode, stdout } = await runCli([...args, '--json', '--', ...operands], { env });
+  const { exitCode, stdout } = await runCli([...args, '--json', `--file=${operands.join(',')}`], { env });
   return { exitCode, report: JSON.parse(stdout) as RunReport };
 }
 

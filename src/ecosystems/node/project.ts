@@ -143,7 +143,7 @@ export function launcherInvocation(request: PlanRequest, spec: LauncherSpec): In
     // A directory ends in `/`: vitest takes a path as a prefix, and `tests` would also select `tests2/`.
     ...files.flatMap((f) => ['--path', `${path.join(request.root, f)}${facts.isDirectory(f) ? '/' : ''}`]),
     ...(name === null ? [] : ['--name', name]),
-    '--', ...(own ? [...wrapperConfigArgs(facts, pkg, script, spec.runner), ...script.args] : []),
+    '--', ...(own ? [...wrapperConfigArgs(facts, pkg, script, spec.runner), ...script.args] : []), ...(request.runnerArgs ?? []),
   ];
   const [first, ...then] = request.rerun ? rerunSelections(request.rerun, spec.nameSeparator) : [{ files: request.files, name: nameFilter(request) }];
   const notes = [

@@ -2,6 +2,7 @@ import { usageError } from '../../model/errors.js';
 import { chooseRakeTestTask, type RakeTestTask } from './rake-tasks.js';
 import { asFileOperand, bundleExec, minitestFilter, minitestReporterEnv, minitestSelectedByName, RUBY_INSTALL_HINT, rubyFailureLines, selectedFiles, usesBundler } from '../../ecosystems/ruby.js';
 import type { Runner, Invocation, PlanRequest } from '../types.js';
+import { minitestTestsAt } from './at-line.js';
 
 /** Characters rake would interpret: it hands the test command line to a shell, with
  * file names in double quotes. */
@@ -42,6 +43,12 @@ export const minitest: Runner = {
   installHint: RUBY_INSTALL_HINT,
   failureLines: rubyFailureLines,
   selectedByName: minitestSelectedByName,
+
+  /** The test method at the line (every one of a class at its other lines), run by its exact name. */
+  testsAt(file, at, facts) {
+    if ('node' in at) throw usageError(`minitest has no node ids (${file}::${at.node}): give a line, ${file}:<line>`);
+    return { tests: minitestTestsAt(file, at.line, facts.read(file) ?? '') };
+  },
 
   detect(facts) {
     const { task, why } = chooseRakeTestTask(facts);

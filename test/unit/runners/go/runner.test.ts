@@ -61,12 +61,15 @@ describe('go plan', () => {
       .map((line) => human?.(line))).toEqual(['--- FAIL: TestA (0.00s)\n', '', '# m [m.test]\n', '{not json\n']);
   });
 
-  it('settles a package-level record with any test of that package', () => {
+  it('settles a package-level record with any test of that package, a test with its subtests', () => {
     const record = { id: 'example.com/m/sub', test_name: 'build failed: example.com/m/sub', file: null, line: null, status: 'error' as const, message: 'm' };
     const result = (id: string) => ({ id, name: id, file: null, line: null, status: 'passed' as const });
     expect(go.covers?.(record, result('example.com/m/sub TestA'))).toBe(true);
     expect(go.covers?.(record, result('example.com/m/subpkg TestA'))).toBe(false);
-    expect(go.covers?.({ ...record, id: 'example.com/m TestA' }, result('example.com/m TestA/x'))).toBe(false);
+    // A test with subtests is reported as its subtests (file:line selects the top-level test).
+    expect(go.covers?.({ ...record, id: 'example.com/m TestA' }, result('example.com/m TestA/x'))).toBe(true);
+    expect(go.covers?.({ ...record, id: 'example.com/m TestA' }, result('example.com/m TestAB'))).toBe(false);
+    expect(go.covers?.({ ...record, id: 'example.com/m TestA' }, result('example.com/other TestA/x'))).toBe(false);
   });
 
   it("narrows a _test.go file to the Test, Example and Fuzz functions it declares, in its package", () => {
