@@ -194,7 +194,7 @@ function program(runnerArgs: readonly string[] | null): Command {
     .version(version, '-v, --version', 'print the version')
     // -V, commander's default, still works; -v is what most tools print their version with.
     .addOption(new Option('-V').hideHelp())
-    .usage('[options] [files... | file:line ...] [-- <runner args>]')
+    .usage('[options] [command] [files... | file:line ...] [-- <runner args>]')
     .argument('[files...]', 'test files or directories to run (in a monorepo, each in its own project); file:line runs the tests at that line; after --, arguments for the runner')
     .option('--file <a,b>', 'comma-separated files, the same as positional files')
     .option('--name <pattern>', 'run tests whose name contains the text, or matches /regex/')

@@ -59,7 +59,7 @@ describe('conventions of other tools', () => {
 
   it('help [command] prints the help of run-tests or of the command, as --help does', async () => {
     const main = await runCli(['--help']);
-    expect(main.stdout).toMatch(/^Usage: run-tests \[options\] \[command\] \[files\.\.\.\]\n[\s\S]*--lf[\s\S]*Exit codes:/);
+    expect(main.stdout).toMatch(/^Usage: run-tests \[options\] \[command\] \[files\.\.\. \| file:line \.\.\.\] \[-- <runner args>\]\n[\s\S]*--lf[\s\S]*Exit codes:/);
     expect(await runCli(['help'])).toEqual(main);
     expect(await runCli(['help', 'run'])).toEqual(main);
     expect(await runCli(['help', 'parse'])).toEqual(await runCli(['parse', '--help']));

@@ -127,7 +127,7 @@ go('go', () => {
     expect(await ran(dir, ['mixed_test.go:11'], env)).toEqual([1, 'failed', [['TestSubtractsWrongly', 'failure']]]);
     expect(await ran(dir, ['sub/calc_test.go:12'], env)).toEqual([1, 'failed', [['TestHalf', 'failure']]]);
     const table = await runJson(['--cwd', dir, 'mixed_test.go:38'], { env });
-    expect([table.report.summary.run, table.report.rerun, table.report.command]).toEqual([5, { selected: 1, not_run: [] }, "go test -json -run '^TestTable$' ."]);
+    expect([table.report.summary.run, table.report.rerun, table.report.command]).toEqual([5, { selected: 1, not_run: [] }, "go test -run '^TestTable$' ."]);
     expect((await runCli(['--cwd', dir, 'sub/calc_test.go:10'], { env })).stderr).toBe('run-tests: no Test, Fuzz or Example function is defined at sub/calc_test.go:10\n');
   });
 });

@@ -75,7 +75,7 @@ export const rspec: Runner = {
     return {
       ...(bundled ? bundleExec(request, rspecArgv) : { argv: rspecArgv }),
       // Without our formatters: a person's rspec prints as the project's .rspec says.
-      shownArgv: () => [...(bundled ? ['bundle', 'exec'] : []), 'rspec', ...selection],
+      shownArgv: () => [...(bundled ? ['bundle', 'exec'] : []), 'rspec', ...selection, ...(request.runnerArgs ?? [])],
       env: rubyEnv(request.env),
       cwd: request.root,
       // The JSON formatter writes only when the run ends; the stream keeps what finished
