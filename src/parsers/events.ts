@@ -99,6 +99,8 @@ interface State {
   processStart: number;
   /** The last test_start without its test_end, named when the run stops there. */
   running: TestStart | null;
+  /** A test_start or file_start was read: what was running when the run stopped is known. */
+  startsSeen: boolean;
   /** Files started (file_start) and not ended, with the test last started in each. */
   readonly files: Map<string, Running>;
   readonly fileCounts: number[];
@@ -113,7 +115,7 @@ export function eventsParser(rules: EventRules = {}): ParserFactory {
   return (ctx) => {
     const state: State = {
       tests: [], warnings: [], notes: [], started: new Set(), ended: new Set(), totals: new Map(), lines: [], processStart: 0,
-      running: null, files: new Map(), fileCounts: [], crashed: false, interrupted: false, unusable: null, ran: null, badSchema: undefined,
+      running: null, startsSeen: false, files: new Map(), fileCounts: [], crashed: false, interrupted: false, unusable: null, ran: null, badSchema: undefined,
     };
     return lineParser({
       line(raw, lineNo, cutOff) {
@@ -135,6 +137,7 @@ function handle(record: JsonObject, lineNo: number, ctx: ParseContext, rules: Ev
       state.processStart = state.tests.length;
       return;
     case 'test_start': {
+      state.startsSeen = true;
       state.running = testStart(record, ctx);
       if (state.running !== null) nowInFile(state, state.running.file, state.running);
       return;
@@ -144,6 +147,7 @@ function handle(record: JsonObject, lineNo: number, ctx: ParseContext, rules: Ev
       const file = str(record['file']);
       if (file === null) return;
       const at = relativeFile(file, ctx.root);
+      state.startsSeen = true;
       if (record['event'] === 'file_start') state.files.set(at, { id: null, name: null, file: at });
       else state.files.delete(at);
       return;
@@ -326,8 +330,8 @@ function finish(state: State, rules: EventRules, ctx: ParseContext): ParsedRepor
     && state.badSchema === undefined && state.files.size === 0;
   const stopped = rules.stopped ?? defaultStopped;
   // Files run at once: each one that never ended is named, with the test running in it.
-  if (state.files.size > 0) for (const running of state.files.values()) state.warnings.push(stopped(running));
-  else if (!complete && state.running !== null) state.warnings.push(stopped(state.running));
+  const stoppedIn = state.files.size > 0 ? [...state.files.values()] : !complete && state.running !== null ? [state.running] : [];
+  for (const running of stoppedIn) state.warnings.push(stopped(running));
   if (!complete && state.running !== null) {
     const result = rules.unfinished?.(state.running, ctx) ?? null;
     if (result !== null) append(state, result, state.running.line);
@@ -341,6 +345,7 @@ function finish(state: State, rules: EventRules, ctx: ParseContext): ParsedRepor
     ...(found.length > 0 ? { contradictions: found } : {}),
     ...(state.notes.length > 0 ? { notes: state.notes } : {}),
     ...(state.ran === null ? {} : { ran: state.ran }),
+    ...(state.startsSeen && !complete ? { running: stoppedIn.map(({ name, file }) => ({ name, file })) } : {}),
     ...(state.unusable === null ? {} : { unusable: state.unusable }),
   };
 }
