@@ -4,9 +4,10 @@ import path from 'node:path';
 import { isatty } from 'node:tty';
 import { HarnessError, usageError } from '../model/errors.js';
 import { EXIT } from '../model/exit-codes.js';
+import { DEFAULT_MAX_FAILURES } from '../model/request.js';
 import { RUNNER_IDS } from '../runners/index.js';
 import { EXAMPLES, EXIT_CODE_TABLE } from './help.js';
-import { parseCount, parseKeepRuns, parseName, parseSeconds, parseSize, resolveCwd, resolveExistingFile, resolveFiles } from './options.js';
+import { parseCount, parseKeepRuns, parseMaxFailures, parseName, parseSeconds, parseSize, resolveCwd, resolveExistingFile, resolveFiles } from './options.js';
 import { resolveJunitPath } from './junit-path.js';
 import type { RunReport } from '../model/report.js';
 import type { TestResult } from '../model/results.js';
@@ -35,6 +36,7 @@ interface RunOptions {
   report?: string;
   junit?: string;
   keepRuns: string;
+  maxFailures: string;
 }
 
 /** The only place that ends the process. */
@@ -62,6 +64,7 @@ async function run(files: string[], options: RunOptions): Promise<void> {
     timeoutMs: parseSeconds('--timeout', options.timeout, { allowZero: false }),
     killGraceMs: parseSeconds('--kill-grace', options.killGrace, { allowZero: true }),
     maxLogBytes: parseSize('--max-log', options.maxLog),
+    maxFailures: parseMaxFailures(options.maxFailures),
     runner: options.runner ?? null,
     minTests: parseCount('--min-tests', options.minTests),
     allowNoTests: options.allowNoTests === true,
@@ -159,6 +162,7 @@ function program(): Command {
     .option('--timeout <seconds>', 'kill the run after this long', '300')
     .option('--kill-grace <seconds>', 'after SIGTERM, wait this long before SIGKILL', '5')
     .option('--max-log <size>', "cap the run's log: keep the first and last half, e.g. 64M, 512K; 0 for no cap", '64M')
+    .option('--max-failures <n>', 'list at most n failures in the report (last-failures.json keeps them all); 0 for no cap', String(DEFAULT_MAX_FAILURES))
     .option('--json', 'print the JSON report on stdout, and nothing else there')
     .option('--cwd <dir>', 'run as if started in this directory')
     .option('--runner <id>', `use this runner instead of detecting one (${RUNNER_IDS.join(', ')})`)

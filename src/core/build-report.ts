@@ -6,9 +6,9 @@ import type { ArtifactPaths } from '../store/artifacts.js';
 import type { HarnessError } from '../model/errors.js';
 import { displayCommand } from './quote.js';
 import { SCHEMA_VERSION, type RunReport } from '../model/report.js';
-import type { RunRequest } from '../model/request.js';
-import { isFailure, toRecord } from './failures.js';
-import type { FailedTestRecord, PackageResult, RunStatus, TestResult } from '../model/results.js';
+import { DEFAULT_MAX_FAILURES, type RunRequest } from '../model/request.js';
+import { capFailures, isFailure, recordOf } from './failures.js';
+import type { FailedTestRecord, PackageResult, RunningTest, RunStatus, TestResult } from '../model/results.js';
 import { exitCodeOf } from '../model/exit-codes.js';
 import { summarize } from './verdict.js';
 
@@ -34,6 +34,8 @@ export interface Parts {
   /** From the parsed report (ParsedReport.packages and .notes). */
   readonly packages?: readonly PackageResult[] | undefined;
   readonly notes?: readonly string[] | undefined;
+  /** ParsedReport.running: what ran when the run stopped, where the report tells. */
+  readonly running?: readonly RunningTest[] | undefined;
 }
 
 export function buildReport(run: Context & { invocation?: Invocation }, parts: Parts): RunReport {
@@ -52,11 +54,12 @@ export function buildReport(run: Context & { invocation?: Invocation }, parts: P
     exit_status: parts.outcome?.exitCode ?? null,
     signal: parts.outcome?.signal ?? null,
     timed_out: parts.outcome?.timedOut ?? false,
+    ...(parts.outcome?.timedOut === true ? { running_at_timeout: parts.running ?? null } : {}),
     duration_ms: Math.round(parts.outcome?.durationMs ?? 0),
     started_at: run.startedAt,
     finished_at: new Date().toISOString(),
     summary: parts.summary,
-    failed_tests: parts.failed,
+    ...capFailures(parts.failed, maxFailures(request)),
     rerun: parts.rerun,
     artifact: parts.outcome ? run.artifacts.log : null,
     failures_file: parts.failuresFile,
@@ -68,6 +71,10 @@ export function buildReport(run: Context & { invocation?: Invocation }, parts: P
     ...(parts.packages === undefined ? {} : { packages: parts.packages }),
   };
 }
+
+/** --max-failures, or its default when the request does not say. */
+export const maxFailures = (request: RunRequest): number | null =>
+  (request.maxFailures === undefined ? DEFAULT_MAX_FAILURES : request.maxFailures);
 
 const EMPTY_PARTS = {
   outcome: null,
@@ -111,6 +118,8 @@ export interface ImportedParts {
   readonly error: RunReport['error'];
   readonly packages?: readonly PackageResult[] | undefined;
   readonly notes?: readonly string[] | undefined;
+  /** --max-failures; DEFAULT_MAX_FAILURES when not given. */
+  readonly maxFailures?: number | null;
 }
 
 export function importedReport(parts: ImportedParts): RunReport {
@@ -131,7 +140,7 @@ export function importedReport(parts: ImportedParts): RunReport {
     started_at: null,
     finished_at: null,
     summary: summarize(parts.tests),
-    failed_tests: (parts.tests ?? []).filter(isFailure).map(toRecord),
+    ...capFailures((parts.tests ?? []).filter(isFailure).map(recordOf(parts.file)), parts.maxFailures === undefined ? DEFAULT_MAX_FAILURES : parts.maxFailures),
     rerun: null,
     artifact: parts.file,
     failures_file: null,
