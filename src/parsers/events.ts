@@ -81,6 +81,10 @@ export interface EventRules {
   /** The result of the test a run stopped in (its test_start without a test_end, in an
    * incomplete run), such as an error to rerun. By default none: a warning names it. */
   readonly unfinished?: (event: TestStart, ctx: ParseContext) => TestResult | null;
+  /** False when the runner reports a test's start only once the test has ended (node's
+   * test runner, which relays a file's tests after they ran): its starts cannot tell
+   * what was running when a run stopped. */
+  readonly liveStarts?: boolean;
 }
 
 const STATUSES: ReadonlySet<string> = new Set<TestStatus>(['passed', 'failed', 'error', 'skipped']);
@@ -345,7 +349,7 @@ function finish(state: State, rules: EventRules, ctx: ParseContext): ParsedRepor
     ...(found.length > 0 ? { contradictions: found } : {}),
     ...(state.notes.length > 0 ? { notes: state.notes } : {}),
     ...(state.ran === null ? {} : { ran: state.ran }),
-    ...(state.startsSeen && !complete ? { running: stoppedIn.map(({ name, file }) => ({ name, file })) } : {}),
+    ...(state.startsSeen && !complete && rules.liveStarts !== false ? { running: stoppedIn.map(({ name, file }) => ({ name, file })) } : {}),
     ...(state.unusable === null ? {} : { unusable: state.unusable }),
   };
 }

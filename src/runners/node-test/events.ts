@@ -21,6 +21,6 @@ function error(e: ErrorEvent, ctx: ParseContext): FailedTest {
   return { ...defaultError(e), name: e.file ?? e.name ?? 'error', line: lineInTestFile(e.stack, str(e.raw['file']), ctx.root), ...failureStack(e.stack, ctx.root) };
 }
 
-export const createNodeTestParser: ParserFactory = eventsParser({ test, error });
+export const createNodeTestParser: ParserFactory = eventsParser({ test, error, liveStarts: false });
 
 export const parseNodeTestJsonl: Parser = (text, ctx) => parseText(createNodeTestParser, text, ctx);
