@@ -107,12 +107,12 @@ async function writeJunit(file: string, report: RunReport, tests: readonly TestR
   }
 }
 
-async function parse(file: string, options: { format?: string; json?: boolean; cwd?: string; junit?: string }): Promise<void> {
+async function parse(file: string, options: { format?: string; json?: boolean; cwd?: string; junit?: string; maxFailures: string }): Promise<void> {
   const cwd = resolveCwd(options.cwd);
   const input = resolveExistingFile(cwd, file);
   const junitPath = options.junit === undefined ? null : resolveJunitPath(cwd, options.junit, [input]);
   const { importReport } = await import('./parse-command.js');
-  const { report, tests } = await importReport(input, options.format ?? null, cwd);
+  const { report, tests } = await importReport(input, options.format ?? null, cwd, parseMaxFailures(options.maxFailures));
   if (junitPath !== null) await writeJunit(junitPath, report, tests);
   exit(report.exit_code, (await loadRenderer(options.json === true))(report));
 }
@@ -184,6 +184,7 @@ function program(): Command {
     .addOption(new Option('--json', 'print JSON'))
     .option('--cwd <dir>', 'make file paths relative to this directory')
     .option('--junit <path>', 'also write the results as JUnit XML')
+    .option('--max-failures <n>', 'list at most n failures in the report; 0 for no cap', String(DEFAULT_MAX_FAILURES))
     .action(parse);
   cli.command('show')
     .description("print a stored run's report as it was first printed (the latest completed run by default)")

@@ -26,7 +26,7 @@ export function renderHuman(report: RunReport, c: ChalkInstance): string {
   if (report.failed_tests.length > 0) {
     const count = left > 0 ? `${report.failed_tests.length} of ${report.failed_tests.length + left}` : String(report.failed_tests.length);
     lines.push('', c.bold(`Failures (${count}):`));
-    report.failed_tests.forEach((t, i) => lines.push(...failure(t, i + 1, c)));
+    report.failed_tests.forEach((t, i) => lines.push(...failure(t, i + 1, c, report.artifact)));
   }
   if (left > 0) lines.push('', c.yellow(`… ${left} more ${left === 1 ? 'failure' : 'failures'} not listed (--max-failures); all are in ${visible(report.failures_file ?? 'the log')}`));
   if (report.warnings.length > 0) {
@@ -52,11 +52,24 @@ function header(report: RunReport, c: ChalkInstance): string[] {
   ];
 }
 
-function failure(t: FailedTestRecord, n: number, c: ChalkInstance): string[] {
+function failure(t: FailedTestRecord, n: number, c: ChalkInstance, log: string | null): string[] {
   const where = t.file === null ? '(unknown location)' : t.line === null ? visible(t.file) : `${visible(t.file)}:${t.line}`;
   const kind = t.status === 'error' ? c.magenta('error') : c.red('failed');
-  const message = visible(t.message, { lines: true }).split('\n').slice(0, 12).map((l) => `     ${l}`);
+  const message = shownLines(visible(t.message, { lines: true }), log === null ? null : visible(log)).map((l) => `     ${l}`);
   return ['', `  ${n}) ${c.bold(where)} ${kind}`, `     ${visible(t.test_name)}`, ...message.map((l) => c.dim(l))];
+}
+
+const SHOWN_LINES = 12;
+
+/** A message's first lines. Cut here, it ends as a cut message does: how many lines are
+ * left out, and where they are (`… 40 more lines in <log>`). */
+function shownLines(message: string, log: string | null): string[] {
+  const lines = message.split('\n');
+  if (lines.length <= SHOWN_LINES) return lines;
+  const cut = /^… (\d+) more lines? in (.+)$/.exec(lines.at(-1) ?? '');
+  const more = lines.length - (SHOWN_LINES - 1) - (cut ? 1 : 0) + Number(cut?.[1] ?? 0);
+  const where = cut?.[2] ?? log;
+  return [...lines.slice(0, SHOWN_LINES - 1), `… ${more} more lines${where === null ? '' : ` in ${where}`}`];
 }
 
 const runningTest = ({ name, file }: RunningTest): string =>

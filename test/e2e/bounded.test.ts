@@ -3,6 +3,7 @@
  * stacks with the project's frames only, and the tests a timeout struck. Real runners. */
 import { describe, expect, it } from '@jest/globals';
 import fs from 'fs-extra';
+import os from 'node:os';
 import path from 'node:path';
 import { copyFixture, hasTools, readEvents, REPO, runCli, runFile, runJson } from './helpers.js';
 import type { FailedTestRecord } from '../../src/model/results.js';
@@ -78,6 +79,17 @@ suite('--max-failures', () => {
     expect(human.stdout).toContain('\nFailures (2 of 60):\n');
     expect(human.stdout).toContain(`\n… 58 more failures not listed (--max-failures); all are in ${path.join(dir, '.run-tests/last-failures.json')}\n`);
     expect(human.stdout.match(/^ {2}\d+\) /gm)).toHaveLength(2);
+  });
+
+  it('caps an imported report too: `parse` of a JUnit file with 60 failures', async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'run-tests-bounded-'));
+    const cases = Array.from({ length: 60 }, (_, i) => `<testcase classname="t" name="case ${i + 1}" file="t.js"><failure message="no">no</failure></testcase>`);
+    await fs.writeFile(path.join(dir, 'junit.xml'), `<?xml version="1.0"?>\n<testsuites><testsuite name="t" tests="60" failures="60">${cases.join('')}</testsuite></testsuites>\n`);
+    const capped = await runJson(['parse', 'junit.xml', '--cwd', dir, '--max-failures', '5']);
+    expect([capped.exitCode, capped.report.summary.failures, capped.report.failed_tests.map((t) => t.test_name), capped.report.truncated])
+      .toEqual([1, 60, ['t.case 1', 't.case 2', 't.case 3', 't.case 4', 't.case 5'], { failed_tests: 55 }]);
+    expect((await runJson(['parse', 'junit.xml', '--cwd', dir])).report.truncated).toEqual({ failed_tests: 10 });
+    expect((await runJson(['parse', 'junit.xml', '--cwd', dir, '--max-failures', '0'])).report.failed_tests).toHaveLength(60);
   });
 
   it('refuses a count that is not a whole number', async () => {
