@@ -105,6 +105,8 @@ interface State {
   running: TestStart | null;
   /** A test_start or file_start was read: what was running when the run stopped is known. */
   startsSeen: boolean;
+  /** Tests whose test_end says the run was stopped while they ran (`stopped`). */
+  readonly stoppedTests: Running[];
   /** Files started (file_start) and not ended, with the test last started in each. */
   readonly files: Map<string, Running>;
   readonly fileCounts: number[];
@@ -119,7 +121,7 @@ export function eventsParser(rules: EventRules = {}): ParserFactory {
   return (ctx) => {
     const state: State = {
       tests: [], warnings: [], notes: [], started: new Set(), ended: new Set(), totals: new Map(), lines: [], processStart: 0,
-      running: null, startsSeen: false, files: new Map(), fileCounts: [], crashed: false, interrupted: false, unusable: null, ran: null, badSchema: undefined,
+      running: null, startsSeen: false, stoppedTests: [], files: new Map(), fileCounts: [], crashed: false, interrupted: false, unusable: null, ran: null, badSchema: undefined,
     };
     return lineParser({
       line(raw, lineNo, cutOff) {
@@ -162,7 +164,9 @@ function handle(record: JsonObject, lineNo: number, ctx: ParseContext, rules: Ev
       if (typeof result === 'string') state.warnings.push(`line ${lineNo}: ${result}, ignored`);
       else addTest(result, typeof event === 'string' ? null : event.line, record['again'] === true, state);
       state.running = null;
-      if (typeof event !== 'string') nowInFile(state, event.file, { id: null, name: null, file: event.file });
+      if (typeof event === 'string') return;
+      nowInFile(state, event.file, { id: null, name: null, file: event.file });
+      if (record['stopped'] === true) state.stoppedTests.push({ id: event.id, name: event.name, file: event.file });
       return;
     }
     case 'error': {
@@ -349,7 +353,7 @@ function finish(state: State, rules: EventRules, ctx: ParseContext): ParsedRepor
     ...(found.length > 0 ? { contradictions: found } : {}),
     ...(state.notes.length > 0 ? { notes: state.notes } : {}),
     ...(state.ran === null ? {} : { ran: state.ran }),
-    ...(state.startsSeen && !complete && rules.liveStarts !== false ? { running: stoppedIn.map(({ name, file }) => ({ name, file })) } : {}),
+    ...(state.startsSeen && !complete && rules.liveStarts !== false ? { running: [...state.stoppedTests, ...stoppedIn].map(({ name, file }) => ({ name, file })) } : {}),
     ...(state.unusable === null ? {} : { unusable: state.unusable }),
   };
 }
