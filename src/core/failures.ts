@@ -91,8 +91,9 @@ export function nextFailures(
   results: readonly TestResult[],
   wholeTruth: boolean,
   rules: RerunRules = {},
+  record: (test: FailedTest) => FailedTestRecord = toRecord,
 ): FailedTestRecord[] {
-  const current = results.filter(isFailure).map(toRecord);
+  const current = results.filter(isFailure).map(record);
   if (wholeTruth) return current;
   const covered = coverage(results, rules);
   return [...current, ...previous.filter((record) => !covered(record))];

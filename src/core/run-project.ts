@@ -246,7 +246,7 @@ function recordFailures(run: Execution, tests: readonly TestResult[], status: Ru
   writeLastFailures(run.artifacts.lastFailures, {
     framework: run.detection.adapter.id,
     project_root: run.root,
-    failed_tests: tests.length > 0 ? nextFailures(previous ?? [], tests, wholeTruth, rerunRules(run.detection.adapter)) : previous ?? [],
+    failed_tests: tests.length > 0 ? nextFailures(previous ?? [], tests, wholeTruth, rerunRules(run.detection.adapter), recordOf(run.artifacts.log)) : previous ?? [],
     last_run: { status },
   });
   return tests.length > 0;

@@ -111,6 +111,8 @@ suite('--max-failures', () => {
     expect(shown.length).toBeGreaterThan(20);
     expect(Buffer.byteLength(message)).toBeLessThanOrEqual(2048);
     expect(await fs.readFile(report.artifact ?? '', 'utf8')).toContain(LONG_LINES.at(-1));
+    // The failures file keeps it as the report gives it.
+    expect(byName(await lastFailures(dir), 'long message')?.message).toBe(message);
   });
 });
 
