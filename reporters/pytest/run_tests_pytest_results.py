@@ -38,7 +38,7 @@ class Phases:
         self.restart()
 
     def restart(self):
-        self.status, self.message, self.where = None, None, None
+        self.status, self.message, self.where, self.stack = None, None, None, None
 
     def add(self, report, failure):
         self.seconds += report.duration
@@ -57,7 +57,7 @@ class Phases:
             self.message = f"{self.message}\n\nthen {message}"
             return
         self.status = "failed" if when == "call" and failure["assertion"] else "error"
-        self.message, self.where = message, failure["line"]
+        self.message, self.where, self.stack = message, failure["line"], failure.get("stack")
 
     def end(self):
         """The test_end event, or None when no phase gave a result (--setup-only)."""
@@ -68,6 +68,8 @@ class Phases:
             event["message"] = self.message
         if self.where is not None:
             event["location"] = {"file": self.event["file"], "line": self.where}
+        if self.stack is not None:
+            event["stack"] = self.stack
         return event
 
 

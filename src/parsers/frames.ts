@@ -1,6 +1,6 @@
 /** A failure's stack as the report shows it: the frames in the project, where the fix
- * is, and at most a few of them. Frames in dependencies (node_modules, go's module
- * cache) and in the runtime (`node:internal/…`, GOROOT) are dropped: an agent reads
+ * is, and at most a few of them. Frames in dependencies (node_modules, a virtualenv's
+ * site-packages, go's module cache) and in the runtime (`node:internal/…`, GOROOT) are dropped: an agent reads
  * the stack to find what to open, and those are not files to change. */
 import type { StackFrame } from '../model/results.js';
 import { relativeFile } from './fields.js';
@@ -13,6 +13,9 @@ export interface RawFrame {
   readonly line: number;
   readonly function?: string | null;
 }
+
+/** Directories that hold a project's dependencies: node's, and Python's in a virtualenv. */
+const DEPENDENCIES: ReadonlySet<string> = new Set(['node_modules', 'site-packages', 'dist-packages']);
 
 /** node's own modules, by any of the names its stacks give them. */
 const RUNTIME = /^(?:node:|internal\/|<anonymous>$|native$|evalmachine\.)/;
@@ -35,6 +38,6 @@ function inProject(file: string, root: string): string | null {
   if (RUNTIME.test(file)) return null;
   const relative = relativeFile(file, root);
   if (relative.startsWith('/') || /^[A-Za-z]:\//.test(relative) || relative === '..' || relative.startsWith('../')) return null;
-  if (relative.split('/').includes('node_modules')) return null;
+  if (relative.split('/').some((part) => DEPENDENCIES.has(part))) return null;
   return relative;
 }

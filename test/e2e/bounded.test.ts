@@ -133,6 +133,20 @@ suite('--max-failures', () => {
     expect(shown.length + Number(cut?.[1])).toBe(LONG_LINES.length);
   });
 
+  it('gives a failure the frames of its traceback in the project, innermost first, not pytest\'s own', async () => {
+    const dir = await copyFixture('pytest-mixed');
+    const { report } = await runJson(['--cwd', dir], { env: DEBIAN });
+    expect([
+      'tests/test_widget.py::test_explodes', 'tests/test_widget.py::test_needs_database', 'tests/test_widget.py::test_strict_xpass',
+    ].map((name) => [name, frames(byName(report.failed_tests, name))])).toEqual([
+      ['tests/test_widget.py::test_explodes', [['widget.py', 2], ['tests/test_widget.py', 16]]],
+      ['tests/test_widget.py::test_needs_database', [['conftest.py', 6]]],
+      // A strict xpass raised nothing: no traceback.
+      ['tests/test_widget.py::test_strict_xpass', null],
+    ]);
+    expect(byName(report.failed_tests, 'tests/test_widget.py::test_explodes')?.stack?.map((f) => f.function)).toEqual(['explode', 'test_explodes']);
+  });
+
   it('names the test a timeout struck', async () => {
     const dir = await copyFixture('pytest-hang');
     const { report } = await runJson(['--cwd', dir, '--timeout', '3', '--kill-grace', '1'], { env: { ...DEBIAN, HANG_PID_FILE: path.join(dir, 'grandchild.pid') } });
