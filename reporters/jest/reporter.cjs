@@ -9,7 +9,7 @@
  * file's result (test.skip, every test of a runner without test events) are written
  * then, before the file's errors and its file_end. */
 const { JsonlWriter } = require('../shared/jsonl-writer.cjs');
-const { failureText, stripAnsi, trimStack, withoutFrames } = require('./text.cjs');
+const { codeFrame, failureText, messageUtil, stripAnsi, trimStack, withoutFrames } = require('./text.cjs');
 
 const NAME_SEPARATOR = ' › ';
 const SKIPPED = new Set(['pending', 'skipped', 'disabled', 'todo']);
@@ -31,9 +31,12 @@ function status(t) {
 /** Built whole, with no spread: jest runs a small suite in band, so this runs in the
  * tests' process, once per test. Where a failure happened is read from its stack (the
  * launcher leaves testLocationInResults off: `line` is null unless the project sets it). */
-function testEnd(file, name, t) {
+function testEnd(file, name, t, frame) {
   const failed = t.status === 'failed';
   const messages = failed && t.failureMessages ? t.failureMessages : [];
+  const text = failed ? failureText(messages, isAssertion(t)) : null;
+  // The message as jest shows it: the assertion and its diff, then the code frame.
+  const shown = frame === null || messages.length === 0 ? text : [text, frame(messages[0])].filter((part) => part !== null).join('\n\n') || null;
   return {
     event: 'test_end',
     name,
@@ -41,7 +44,7 @@ function testEnd(file, name, t) {
     line: t.location ? t.location.line : null,
     status: status(t),
     duration_ms: typeof t.duration === 'number' ? t.duration : null,
-    message: failed ? failureText(messages, isAssertion(t)) : null,
+    message: shown,
     stack: messages.length > 0 ? trimStack(messages[0]) : null,
   };
 }
@@ -69,6 +72,8 @@ class RunTestsJestReporter {
     /** Per running file, the names of the tests written so far (a name may repeat). */
     this.written = new Map();
     this.leftOut = 0;
+    const util = messageUtil(globalConfig.rootDir);
+    this.frame = (testPath) => (util === null ? null : (message) => codeFrame(util, globalConfig, message, testPath));
   }
 
   /** A test the name filter left out is not a result: jest reports it as skipped. */
@@ -94,7 +99,7 @@ class RunTestsJestReporter {
     const name = displayName(result);
     const written = this.written.get(test.path);
     if (written) written.set(name, (written.get(name) ?? 0) + 1);
-    this.out.write(testEnd(test.path, name, result));
+    this.out.write(testEnd(test.path, name, result, this.frame(test.path)));
   }
 
   /** The file's tests not written yet, its error, and its end. */
@@ -109,7 +114,7 @@ class RunTestsJestReporter {
       const name = displayName(t);
       const count = written.get(name) ?? 0;
       if (count > 0) written.set(name, count - 1);
-      else this.out.write(testEnd(test.path, name, t));
+      else this.out.write(testEnd(test.path, name, t, this.frame(test.path)));
     }
     if (result.testExecError) this.out.write(execError(test.path, result.testExecError));
     this.out.write({ event: 'file_end', file: test.path });

@@ -25,4 +25,36 @@ function failureText(messages, assertion) {
   return text === '' ? null : text;
 }
 
-module.exports = { stripAnsi, withoutFrames, trimStack, failureText };
+/** Lines without their common indentation, and without blank lines around them. */
+function dedent(lines) {
+  while (lines.length > 0 && lines[0].trim() === '') lines.shift();
+  while (lines.length > 0 && lines[lines.length - 1].trim() === '') lines.pop();
+  const indent = Math.min(...lines.filter((l) => l.trim() !== '').map((l) => /^ */.exec(l)[0].length));
+  return lines.map((l) => l.slice(Number.isFinite(indent) ? indent : 0)).join('\n');
+}
+
+/** jest's own code frame of a failure (`> 11 |     expect(…)` and its caret), made by
+ * the project's jest-message-util from the failure's stack, as jest prints it; null when
+ * the project has none where node finds it from its root, or the stack points nowhere. */
+function codeFrame(util, config, failureMessage, testPath) {
+  if (util === null) return null;
+  try {
+    const { stack } = util.separateMessageFromStack(failureMessage);
+    const shown = stripAnsi(util.formatStackTrace(stack, config, { noStackTrace: false }, testPath));
+    const frame = dedent(shown.split('\n').filter((line) => !FRAME.test(line)));
+    return /^\s*> \d+ \|/m.test(frame) ? frame : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The project's jest-message-util (jest's dependency, found from the project's root). */
+function messageUtil(rootDir) {
+  try {
+    return require(require.resolve('jest-message-util', { paths: [rootDir] }));
+  } catch {
+    return null;
+  }
+}
+
+module.exports = { stripAnsi, withoutFrames, trimStack, failureText, codeFrame, messageUtil };

@@ -147,6 +147,10 @@ class Reporter:
             config.hook.pytest_deselected(items=deselected)
             items[:] = selected
 
+    def pytest_collection_finish(self, session):
+        # The tests about to run, deselections made: the live display's total.
+        self.emit({"event": "plan", "tests": len(session.items)})
+
     def pytest_runtest_logstart(self, nodeid, location):
         self.emit({"event": "test_start", "id": self.test_id(nodeid), "name": self.test_id(nodeid), "file": self.nodeid_file(nodeid)})
 

@@ -5,6 +5,7 @@
 # only at the end). Read by src/runners/rspec/events.ts.
 #
 #   run_start   at start, with rspec-core's version
+#   plan        then, the number of examples about to run (the live display's total)
 #   test_start  an example begins (id ./spec/a_spec.rb[1:2], name its full description)
 #   test_end    an example finished: passed, failed (an expectation), error (an unexpected
 #               exception), skipped (pending); where it failed and why
@@ -48,10 +49,12 @@ module RunTests
       @outside_errors = 0
     end
 
-    def start(_notification)
+    def start(notification)
       watch_interrupt
       emit(event: "run_start", schema: SCHEMA, runner: "rspec", runner_version: RSpec::Core::Version::STRING,
            pid: Process.pid)
+      # The examples about to run, filters applied.
+      emit(event: "plan", tests: notification.count)
     end
 
     def example_started(notification)

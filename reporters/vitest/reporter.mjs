@@ -6,6 +6,7 @@
  * Errors keep their own message (vitest's JSON reporter drops "Test timed out …"), and
  * their stack is written as the source-mapped frames vitest found, so a TypeScript test
  * points at its .ts line. */
+import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { JsonlWriter } from '../shared/jsonl-writer.cjs';
 import { stripAnsi } from '../jest/text.cjs';
@@ -48,6 +49,39 @@ function errorText(errors) {
     return isAssertion(e) || kind === '' ? message : `${kind}: ${message}`;
   }).join('\n\n');
   return text === '' ? 'failed without a message' : text;
+}
+
+/** A failed test's text as vitest shows it: the message, vitest's diff of expected and
+ * received, and a code frame of the failing line (vitest's layout: `15|` lines and a caret;
+ * vitest makes its own only when it prints). */
+function failureText(errors) {
+  const diff = typeof errors[0]?.diff === 'string' ? stripAnsi(errors[0].diff).trim() : '';
+  return [errorText(errors), diff, codeFrame(errors[0]) ?? ''].filter((part) => part !== '').join('\n\n');
+}
+
+/** Two lines either side of where the error was thrown in the project (its first frame
+ * outside node_modules), with a caret under the column. */
+function codeFrame(error) {
+  const frames = Array.isArray(error?.stacks) ? error.stacks : framesOf(error?.stack);
+  const at = frames.find((f) => typeof f.file === 'string' && !f.file.includes('/node_modules/') && !f.file.startsWith('node:'));
+  if (!at || !(at.line > 0)) return null;
+  let lines;
+  try {
+    lines = fs.readFileSync(at.file, 'utf8').split('\n');
+  } catch {
+    return null;
+  }
+  if (at.line > lines.length) return null;
+  const first = Math.max(1, at.line - 2);
+  const last = Math.min(lines.length, at.line + 2);
+  const width = String(last).length;
+  const shown = [];
+  for (let n = first; n <= last; n += 1) {
+    const text = lines[n - 1].replace(/\s+$/, '');
+    shown.push(`${String(n).padStart(width)}|${text === '' ? '' : ` ${text}`}`);
+    if (n === at.line) shown.push(`${' '.repeat(width)}| ${' '.repeat(Math.max(0, (at.column ?? 1) - 1))}^`);
+  }
+  return shown.join('\n');
 }
 
 /** Names from the outermost describe down to the test (the file is not one of them). */
@@ -115,7 +149,7 @@ export default class RunTestsVitestReporter {
       line: test.location?.line ?? null,
       status: status(result.state, errors),
       duration_ms: test.diagnostic()?.duration ?? null,
-      message: failed ? errorText(errors) : null,
+      message: failed ? failureText(errors) : null,
       stack: failed ? stackOf(errors) : null,
     });
   }

@@ -1,17 +1,17 @@
 import { Command, CommanderError, Option } from 'commander';
 import fs from 'node:fs';
 import path from 'node:path';
-import { isatty } from 'node:tty';
 import { HarnessError, usageError } from '../model/errors.js';
 import { EXIT } from '../model/exit-codes.js';
 import { DEFAULT_MAX_FAILURES } from '../model/request.js';
 import { RUNNER_IDS } from '../runners/index.js';
 import { EXAMPLES, EXIT_CODE_TABLE } from './help.js';
-import { parseCount, parseKeepRuns, parseMaxFailures, parseName, parseSeconds, parseSize, resolveCwd, resolveExistingFile, resolveFiles } from './options.js';
+import { parseCount, parseIds, parseKeepRuns, parseMaxFailures, parseName, parseSeconds, parseSize, resolveCwd, resolveExistingFile, resolveOperands } from './options.js';
 import { resolveJunitPath } from './junit-path.js';
 import type { RunReport } from '../model/report.js';
 import type { TestResult } from '../model/results.js';
 import { packageRoot } from './package-root.js';
+import { liveDisplay } from './live.js';
 import { visible } from '../render/visible.js';
 
 const root = packageRoot();
@@ -22,6 +22,7 @@ interface RunOptions {
   file?: string;
   name?: string;
   failedOnly?: boolean;
+  id?: string[];
   timeout: string;
   killGrace: string;
   maxLog: string;
@@ -45,10 +46,11 @@ function exit(code: number, stdout = ''): void {
   process.stdout.write(stdout, () => process.exit(code));
 }
 
-async function run(files: string[], options: RunOptions): Promise<void> {
+async function run(files: string[], options: RunOptions, runnerArgs: readonly string[]): Promise<void> {
   if (options.command !== undefined && options.runner !== undefined) {
     throw usageError(`--runner ${JSON.stringify(options.runner)} cannot be combined with --command: the command is what runs`);
   }
+  if (options.command !== undefined && runnerArgs.length > 0) throw usageError('--command takes no arguments after --: give them in the command');
   const cwd = resolveCwd(options.cwd);
   const custom = options.command === undefined && options.report === undefined
     ? null
@@ -56,11 +58,16 @@ async function run(files: string[], options: RunOptions): Promise<void> {
   const reads = custom === null || custom.report.path === '-' ? [] : [custom.report.path];
   const junitPath = options.junit === undefined ? null : resolveJunitPath(cwd, options.junit, reads);
   let renderer: Promise<Renderer> | null = null;
+  const operands = resolveOperands(cwd, files, options.file);
+  const github = process.env['GITHUB_ACTIONS'] === 'true' ? (await import('./github.js')).githubActions(process.env, options.json === true) : null;
   const request = {
     cwd,
-    files: resolveFiles(cwd, files, options.file),
+    files: operands.files,
+    locations: operands.locations,
     name: parseName(options.name),
     failedOnly: options.failedOnly === true,
+    ids: parseIds(options.id ?? []),
+    cwdGiven: options.cwd !== undefined,
     timeoutMs: parseSeconds('--timeout', options.timeout, { allowZero: false }),
     killGraceMs: parseSeconds('--kill-grace', options.killGrace, { allowZero: true }),
     maxLogBytes: parseSize('--max-log', options.maxLog),
@@ -70,9 +77,10 @@ async function run(files: string[], options: RunOptions): Promise<void> {
     allowNoTests: options.allowNoTests === true,
     keepRuns: parseKeepRuns(options.keepRuns),
     noCache: options.cache === false,
-    tee: options.stream ? process.stderr : null,
-    // isatty, not process.stderr.isTTY: a run that shows no live count never builds the stream.
-    liveCount: !options.json && !options.stream && isatty(2) ? process.stderr : null,
+    runnerArgs,
+    // Under GitHub Actions the runner's own workflow commands reach the job.
+    tee: github?.tee(options.stream === true) ?? (options.stream ? process.stderr : null),
+    liveCount: await liveDisplay(options, process.env),
     env: process.env,
     reportersDir,
     custom,
@@ -84,7 +92,14 @@ async function run(files: string[], options: RunOptions): Promise<void> {
     },
   };
   if (request.failedOnly && request.name) throw new HarnessError('USAGE', '--failed-only reruns exact tests; it cannot be combined with --name');
+  if (request.ids.length > 0 && (request.failedOnly || request.name || custom)) {
+    throw usageError(`--id runs exactly the tests given; it cannot be combined with ${request.failedOnly ? '--failed-only' : request.name ? '--name' : '--command'}`);
+  }
   if (custom && options.name !== undefined) throw new HarnessError('USAGE', `--name ${JSON.stringify(options.name)} cannot select tests of a --command`);
+  if (request.locations.length > 0 && (request.failedOnly || request.name || request.ids.length > 0 || custom)) {
+    const other = request.failedOnly ? '--failed-only' : request.name ? '--name' : request.ids.length > 0 ? '--id' : '--command';
+    throw usageError(`${request.locations[0]?.operand} selects the tests at that place; it cannot be combined with ${other}`);
+  }
   if (custom && request.failedOnly) throw new HarnessError('USAGE', '--failed-only cannot select tests of a --command: run-tests does not know its test names');
   const [{ runTests }, { Interrupts }] = await Promise.all([import('../core/run.js'), import('../model/request.js')]);
   const interrupts = new Interrupts();
@@ -93,6 +108,7 @@ async function run(files: string[], options: RunOptions): Promise<void> {
   process.on('SIGHUP', () => interrupts.raise('SIGTERM'));
   const { report, tests } = await runTests(request, interrupts);
   if (junitPath !== null) await writeJunit(junitPath, report, tests);
+  await github?.finish(report);
   exit(report.exit_code, (await (renderer ?? loadRenderer(options.json === true)))(report));
 }
 
@@ -114,6 +130,7 @@ async function parse(file: string, options: { format?: string; json?: boolean; c
   const { importReport } = await import('./parse-command.js');
   const { report, tests } = await importReport(input, options.format ?? null, cwd, parseMaxFailures(options.maxFailures));
   if (junitPath !== null) await writeJunit(junitPath, report, tests);
+  if (process.env['GITHUB_ACTIONS'] === 'true') await (await import('./github.js')).githubActions(process.env, options.json === true)?.finish(report);
   exit(report.exit_code, (await loadRenderer(options.json === true))(report));
 }
 
@@ -145,7 +162,30 @@ async function detect(options: { json?: boolean; cwd?: string; runner?: string }
   exit(EXIT.OK, options.json ? `${inertJson(JSON.stringify(report, null, 2))}\n` : `${visible(lines.join('\n'), { lines: true })}\n`);
 }
 
-function program(): Command {
+async function mcp(options: { maxResponse: string }): Promise<void> {
+  // No `0 for no cap` here: every response is bounded.
+  const maxResponseBytes = parseSize('--max-response', options.maxResponse) ?? 0;
+  if (maxResponseBytes < MIN_RESPONSE_BYTES) throw usageError(`--max-response must be at least ${MIN_RESPONSE_BYTES} bytes, got ${JSON.stringify(options.maxResponse)}`);
+  // The SDK and zod are in the server's own bundle (dist/mcp.cjs), loaded by this command only.
+  const { serveMcp } = await import('./mcp/server.js');
+  await serveMcp({ version, reportersDir, maxResponseBytes });
+  exit(EXIT.OK);
+}
+
+/** Below this a report's summary alone may not fit in an MCP response. */
+const MIN_RESPONSE_BYTES = 1024;
+
+/** `run-tests help [command]`: running tests is the program's own action, so `run` is its help. */
+function help(cli: Command, name: string | undefined): void {
+  const commands = cli.commands.filter((c) => c.name() !== 'help');
+  const command = name === undefined || name === 'run' ? cli : commands.find((c) => c.name() === name);
+  if (command === undefined) throw usageError(`help: there is no command ${JSON.stringify(name)}; the commands are run, ${commands.map((c) => c.name()).join(', ')}`);
+  // As --help prints it, the text added after it (examples, exit codes) included.
+  command.outputHelp();
+  exit(EXIT.OK);
+}
+
+function program(runnerArgs: readonly string[] | null): Command {
   // exitOverride and configureOutput before the subcommands, so they inherit them: their
   // usage errors exit 2 too.
   const cli = new Command('run-tests')
@@ -154,11 +194,17 @@ function program(): Command {
     .configureOutput({ writeErr: (text) => process.stderr.write(visible(text, { lines: true })) })
     .enablePositionalOptions()
     .description('Run the project\'s tests and report the truth about them: for people on a terminal, and as JSON for programs.')
-    .version(version)
-    .argument('[files...]', 'test files or directories to run (in a monorepo, each in its own project)')
+    .version(version, '-v, --version', 'print the version')
+    // -V, commander's default, still works; -v is what most tools print their version with.
+    .addOption(new Option('-V').hideHelp())
+    .usage('[options] [files... | file:line ...] [-- <runner args>]')
+    .argument('[files...]', 'test files or directories to run (in a monorepo, each in its own project); file:line runs the tests at that line; after --, arguments for the runner')
     .option('--file <a,b>', 'comma-separated files, the same as positional files')
     .option('--name <pattern>', 'run tests whose name contains the text, or matches /regex/')
     .option('--failed-only', "rerun exactly the previous run's failures")
+    .option('--id <id>', "run exactly the recorded failure with this id (a failed test's `id`); repeatable", (value: string, ids: string[] | undefined) => [...(ids ?? []), value])
+    .addOption(new Option('--lf', "the same as --failed-only (pytest's name)").implies({ failedOnly: true }))
+    .addOption(new Option('--only-failures', "the same as --failed-only (rspec's name)").implies({ failedOnly: true }))
     .option('--timeout <seconds>', 'kill the run after this long', '300')
     .option('--kill-grace <seconds>', 'after SIGTERM, wait this long before SIGKILL', '5')
     .option('--max-log <size>', "cap the run's log: keep the first and last half, e.g. 64M, 512K; 0 for no cap", '64M')
@@ -176,7 +222,15 @@ function program(): Command {
     .option('--keep-runs <n>', 'keep the newest n run directories in .run-tests/runs, this one included', '20')
     .addHelpText('after', `\n${EXAMPLES}\n\n${EXIT_CODE_TABLE}\n`)
     .showSuggestionAfterError()
-    .action(run);
+    .action((files: string[], options: RunOptions) => run(files, options, runnerArgs ?? []))
+    // Only a run has a runner to give them to.
+    .hook('preAction', (_cli, action) => {
+      if (runnerArgs !== null && action.name() !== 'run-tests') throw usageError(`run-tests ${action.name()} takes no arguments after --; they are for the runner of a run`);
+    });
+  cli.on('option:V', () => {
+    process.stdout.write(`${version}\n`);
+    throw new CommanderError(EXIT.OK, 'commander.version', version);
+  });
   cli.command('parse')
     .description("read a report another tool wrote (JUnit, TAP, go test -json, jest or rspec JSON, cargo) into the same JSON contract; marked source: imported")
     .argument('<file>', 'the report file')
@@ -204,17 +258,22 @@ function program(): Command {
     .option('--cwd <dir>', 'detect as if started in this directory')
     .option('--runner <id>', 'override detection')
     .action(detect);
+  cli.command('mcp')
+    .description('serve the Model Context Protocol on stdin/stdout: tools run_tests, get_result, list_runs, get_log, detect')
+    .option('--max-response <size>', 'the most bytes of JSON one tool result holds, e.g. 64K; more is cut, and says so', '64K')
+    .action(mcp);
+  cli.command('help')
+    .description('show the help of run-tests (run) or of one of its commands')
+    .argument('[command]', 'run (running tests, the default) or another command')
+    .action((name: string | undefined) => help(cli, name));
   return cli;
 }
 
-/** After `--` every word is an operand, but commander still dispatches a first operand
- * named like a subcommand (`run-tests -- parse`) to it. Such a word is given as `./parse`:
- * the same file, and no command's name. */
-function literalOperands(cli: Command, args: readonly string[]): string[] {
+/** `run-tests [files] -- <runner args>`: the words after the first `--` are the
+ * runner's, never read by commander (nor dispatched to a subcommand); null without `--`. */
+function splitRunnerArgs(args: readonly string[]): { words: string[]; runnerArgs: string[] | null } {
   const end = args.indexOf('--');
-  if (end === -1) return [...args];
-  const commands = new Set(['help', ...cli.commands.flatMap((c) => [c.name(), ...c.aliases()])]);
-  return [...args.slice(0, end + 1), ...args.slice(end + 1).map((word) => (commands.has(word) ? `./${word}` : word))];
+  return end === -1 ? { words: [...args], runnerArgs: null } : { words: args.slice(0, end), runnerArgs: args.slice(end + 1) };
 }
 
 /** A reader that stops early (`run-tests --help | head -1`) closes the pipe: the rest of
@@ -229,9 +288,10 @@ function ignoreClosedOutput(): void {
 
 async function main(): Promise<void> {
   ignoreClosedOutput();
-  const cli = program();
+  const { words, runnerArgs } = splitRunnerArgs(process.argv.slice(2));
+  const cli = program(runnerArgs);
   try {
-    await cli.parseAsync(literalOperands(cli, process.argv.slice(2)), { from: 'user' });
+    await cli.parseAsync(words, { from: 'user' });
   } catch (error) {
     if (error instanceof CommanderError) exit(error.exitCode === 0 ? EXIT.OK : EXIT.USAGE);
     else if (error instanceof HarnessError) {

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { NameFilter } from '../model/request.js';
+import type { NameFilter, TestLocation } from '../model/request.js';
 import { usageError } from '../model/errors.js';
 
 export const CONTROL = /[\u0000-\u001f\u007f]/;
@@ -31,6 +31,13 @@ export function parseName(value: string | undefined): NameFilter | null {
     throw usageError(`--name ${value} is not a valid regular expression: ${(error as Error).message}`);
   }
   return { text, regex: true };
+}
+
+/** `--id`, repeatable: each must name something. An id is only ever looked up among the
+ * recorded tests (src/core/ids.ts), so it never reaches a runner as an option or a shell. */
+export function parseIds(values: readonly string[]): string[] {
+  if (values.includes('')) throw usageError('--id needs a test id, got ""');
+  return [...new Set(values)];
 }
 
 /** `--timeout`, `--kill-grace`: decimal seconds, returned as milliseconds a timer can hold. */
@@ -87,10 +94,50 @@ export function resolveCwd(value: string | undefined): string {
 
 /** Positional files and `--file a,b`, each checked to exist inside cwd; returns absolute paths. */
 export function resolveFiles(cwd: string, positional: readonly string[], fileOption: string | undefined): string[] {
+  return [...new Set(operandsGiven(positional, fileOption).map((file) => resolveFile(cwd, file)))];
+}
+
+function operandsGiven(positional: readonly string[], fileOption: string | undefined): string[] {
   const listed = (fileOption ?? '').split(',').map((f) => f.trim()).filter((f) => f !== '');
   if (fileOption !== undefined && listed.length === 0) throw usageError(`--file needs at least one file, got ${JSON.stringify(fileOption)}`);
-  const given = [...positional, ...listed];
-  return [...new Set(given.map((file) => resolveFile(cwd, file)))];
+  return [...positional, ...listed];
+}
+
+/** The longest line number taken: more than any source file has. */
+const MAX_LINE = 10_000_000;
+
+/** Positional operands and `--file a,b`: files and directories, or, where no such path
+ * exists, `file:line` and pytest's `file::node` of an existing file (the file checked as
+ * any other). Returns absolute files and the locations; a path that exists is always a file. */
+export function resolveOperands(cwd: string, positional: readonly string[], fileOption: string | undefined): { files: string[]; locations: TestLocation[] } {
+  const files: string[] = [];
+  const locations: TestLocation[] = [];
+  for (const operand of operandsGiven(positional, fileOption)) {
+    const location = operand === '' || CONTROL.test(operand) ? null : locationOf(cwd, operand);
+    if (location === null) files.push(resolveFile(cwd, operand));
+    else if (!locations.some((l) => l.file === location.file && JSON.stringify(l.at) === JSON.stringify(location.at))) locations.push(location);
+  }
+  return { files: [...new Set(files)], locations };
+}
+
+/** `file:line` or `file::node` when the operand is no existing path but its file part is
+ * a regular file; null otherwise (the operand is then checked as a path). */
+function locationOf(cwd: string, operand: string): TestLocation | null {
+  if (fs.existsSync(path.resolve(cwd, operand))) return null;
+  const isFile = (part: string): boolean => part !== '' && fs.statSync(path.resolve(cwd, part), { throwIfNoEntry: false })?.isFile() === true;
+  const pair = operand.indexOf('::');
+  if (pair > 0 && isFile(operand.slice(0, pair))) {
+    const node = operand.slice(pair + 2);
+    if (node === '') throw usageError(`${JSON.stringify(operand)}: name a test after "::" (pytest's node id, file::test or file::Class::test)`);
+    return { file: resolveFile(cwd, operand.slice(0, pair)), at: { node }, operand };
+  }
+  const colon = operand.lastIndexOf(':');
+  if (colon <= 0 || !isFile(operand.slice(0, colon))) return null;
+  const line = operand.slice(colon + 1);
+  if (!/^\d+$/.test(line) || Number(line) < 1 || Number(line) > MAX_LINE) {
+    throw usageError(`${JSON.stringify(operand)}: the line after ":" must be a whole number from 1 to ${MAX_LINE}, got ${JSON.stringify(line)}`);
+  }
+  return { file: resolveFile(cwd, operand.slice(0, colon)), at: { line: Number(line) }, operand };
 }
 
 /** A file to read, anywhere (a report another tool wrote): must exist and be a regular

@@ -1,4 +1,3 @@
-import path from 'node:path';
 import type { Invocation } from '../runners/types.js';
 import type { Detection } from '../detect/detect.js';
 import type { ProcessOutcome } from '../process/index.js';
@@ -11,6 +10,7 @@ import { capFailures, isFailure, recordOf } from './failures.js';
 import type { FailedTestRecord, PackageResult, RunningTest, RunStatus, TestResult } from '../model/results.js';
 import { exitCodeOf } from '../model/exit-codes.js';
 import { summarize } from './verdict.js';
+import { asCommand, nextArgv, rerunArgv } from './suggest.js';
 
 /** What a project's report is built from. */
 export interface Context {
@@ -40,7 +40,9 @@ export interface Parts {
 
 export function buildReport(run: Context & { invocation?: Invocation }, parts: Parts): RunReport {
   const { request, invocation } = run;
-  const failedOnlyNext = run.root === request.cwd ? 'run-tests --failed-only' : `run-tests --failed-only ${path.relative(request.cwd, run.root)}`;
+  // Only a run that recorded its failures can be rerun by them; a --command's tests by nothing.
+  const next = nextArgv(request, [run.root], { status: parts.status, recordedFailures: parts.failed.length > 0 && parts.failuresFile !== null });
+  const rerunnable = request.custom === null;
   return {
     schema_version: SCHEMA_VERSION,
     source: 'run',
@@ -59,12 +61,11 @@ export function buildReport(run: Context & { invocation?: Invocation }, parts: P
     started_at: run.startedAt,
     finished_at: new Date().toISOString(),
     summary: parts.summary,
-    ...capFailures(parts.failed, maxFailures(request)),
+    ...capFailures(parts.failed.map((t) => ({ ...t, rerun_argv: rerunnable ? rerunArgv(request, run.root, t) : null })), maxFailures(request)),
     rerun: parts.rerun,
     artifact: parts.outcome ? run.artifacts.log : null,
     failures_file: parts.failuresFile,
-    // Only a run that recorded its failures can be rerun by them.
-    next: parts.failed.length > 0 && parts.failuresFile !== null ? failedOnlyNext : null,
+    next: rerunnable ? asCommand(next) : null,
     warnings: parts.warnings,
     error: parts.error,
     projects: [],
@@ -140,7 +141,9 @@ export function importedReport(parts: ImportedParts): RunReport {
     started_at: null,
     finished_at: null,
     summary: summarize(parts.tests),
-    ...capFailures((parts.tests ?? []).filter(isFailure).map(recordOf(parts.file)), parts.maxFailures === undefined ? DEFAULT_MAX_FAILURES : parts.maxFailures),
+    // Another tool's tests: run-tests has no record to rerun them by.
+    ...capFailures((parts.tests ?? []).filter(isFailure).map((t) => ({ ...recordOf(parts.file)(t), rerun_argv: null })),
+      parts.maxFailures === undefined ? DEFAULT_MAX_FAILURES : parts.maxFailures),
     rerun: null,
     artifact: parts.file,
     failures_file: null,

@@ -21,7 +21,7 @@ export const toRecord = recordOf(null);
 /** The report's failures: the first `max` (all when null), and `truncated` with how
  * many were left out, when any were. `dropped` counts failures left out before (a
  * project's, in a merged report). */
-export function capFailures(failed: readonly FailedTestRecord[], max: number | null, dropped = 0): Pick<RunReport, 'failed_tests' | 'truncated'> {
+export function capFailures<T extends FailedTestRecord>(failed: readonly T[], max: number | null, dropped = 0): { failed_tests: readonly T[]; truncated?: NonNullable<RunReport['truncated']> } {
   const shown = max === null ? failed : failed.slice(0, max);
   const left = dropped + failed.length - shown.length;
   return left > 0 ? { failed_tests: shown, truncated: { failed_tests: left } } : { failed_tests: shown };

@@ -6,6 +6,8 @@ import { loadParser } from '../runners/parsers.js';
 import { everyPoll } from '../process/index.js';
 import type { RunReport } from '../model/report.js';
 import type { ParsedReport } from '../model/results.js';
+import type { ProgressSink } from '../model/progress.js';
+import { ProgressWatch } from './progress.js';
 
 /** A read's text stays below V8's large-object size (128 KiB), with the line carried
  * over from the read before: each large string is a memory mapping of its own, and
@@ -64,25 +66,30 @@ export interface ReportFollower {
   finish(): ReadReports;
 }
 
-/** Follows the runner's reports while it runs, so parsing overlaps the run; `onProgress`
- * gets the number of finished tests whenever it changes (the live count). */
+/** Follows the runner's reports while it runs, so parsing overlaps the run; `progress` is
+ * told after each look what has been read (the live display). */
 export async function followReports(
   sources: readonly ReportSource[],
   root: string,
-  onProgress: ((finished: number) => void) | null,
+  progress: ProgressSink | null,
 ): Promise<ReportFollower> {
   const files = await Promise.all(sources.map(async (source) =>
     new FollowedFile(source, (await loadParser(source.parser))({ root, ...(source.hints ? { hints: source.hints } : {}) }))));
-  let shown = -1;
+  const watch = progress === null ? null : new ProgressWatch(progress);
+  const parsers = files.map((f) => f.parser);
   const poll = () => {
     for (const file of files) file.drain();
-    const finished = Math.max(0, ...files.map((f) => f.parser.finished));
-    if (onProgress && finished !== shown) onProgress((shown = finished));
+    watch?.look(parsers);
   };
   const stopPolling = everyPoll(poll);
   return {
     finish() {
       stopPolling();
+      // The last results are shown before the display ends; reading them again below is a no-op.
+      if (watch !== null) {
+        safely(() => (poll(), null));
+        progress?.end();
+      }
       return choose(files.map((file) => ({ file, report: safely(() => file.finish()) })));
     },
   };

@@ -13,18 +13,21 @@ import { afterRun, beginRecord, completeRecord, DEFAULT_KEEP_RUNS, lockedOutWarn
 import { runCommands } from './commands.js';
 import { HarnessError } from '../model/errors.js';
 import { isFailure, nextFailures, notRun, placeFailures, recordOf } from './failures.js';
-import { checkName } from './name-check.js';
+import { checkName, NOTHING_MATCHED } from './name-check.js';
+import { projectsBelow, unrunWarnings } from './unrun.js';
 import { followReports, type ReportFollower } from './follow-reports.js';
 import { readLogTail } from './log-tail.js';
 import type { RunReport } from '../model/report.js';
 import type { Interrupts, RunRequest } from '../model/request.js';
 import { planRerun, rerunRules, selectRerun } from './rerun.js';
+import { selectIds, type IdRecords } from './ids.js';
 import { runnerFailure } from './runner-failure.js';
 import { displayCommand } from './quote.js';
 import type { FailedTest, FailedTestRecord, ParsedReport, RunStatus, TestResult } from '../model/results.js';
-import { onPath } from '../process/index.js';
-import { decide, summarize } from './verdict.js';
+import { mapLines, onPath } from '../process/index.js';
+import { decide, NO_TESTS_RAN, summarize } from './verdict.js';
 import { bindTree, type TreeBinding } from './drift.js';
+import { locateTests } from './locations.js';
 
 /** A project's report, and every result it was built from (for exports such as JUnit). */
 export interface ProjectRun {
@@ -37,7 +40,7 @@ export interface ProjectRun {
  * project (no runner, missing runner, unusable failures file) become `error` reports;
  * only usage errors are thrown. A run that started its runner is recorded in
  * `.run-tests/runs/<runId>/`. */
-export async function runProject(request: RunRequest, selection: ProjectSelection, interrupts: Interrupts, runId: string): Promise<ProjectRun> {
+export async function runProject(request: RunRequest, selection: ProjectSelection, interrupts: Interrupts, runId: string, ids: IdRecords | null = null): Promise<ProjectRun> {
   const artifacts = artifactPaths(selection.root, runId);
   let detection: Detection | null = null;
   const base = { request, root: selection.root, artifacts, startedAt: new Date().toISOString() };
@@ -49,21 +52,29 @@ export async function runProject(request: RunRequest, selection: ProjectSelectio
     detection = request.custom
       ? { adapter: customRunner(request.custom), reason: '--command given' }
       : detectRunner(facts, request.runner);
+    checkRunnerArgs(detection.adapter, request.runnerArgs ?? []);
+    const located = locateTests(detection.adapter, request, selection, facts);
     const { last, warning } = lastFailures(request, detection.adapter, artifacts);
-    const chosen = request.failedOnly && last !== null ? selectRerun(last, selection.files, artifacts.lastFailures) : null;
+    // --id, or tests found at a line, run as a rerun does: exactly those, checked by what ran.
+    const chosen = ids !== null ? selectIds(ids, detection.adapter)
+      : located?.tests ? { selected: located.tests, runnable: located.tests, warnings: [] }
+      : request.failedOnly && last !== null ? selectRerun(last, selection.files, artifacts.lastFailures) : null;
     if (request.failedOnly && chosen === null) return { report: nothingToRerun({ ...base, detection }), tests: [] };
     const planRequest: PlanRequest = {
       root: selection.root,
       facts,
-      files: selection.files,
+      files: located?.files ?? selection.files,
       name: request.name,
       rerun: chosen?.runnable ?? null,
       artifacts,
       env: request.env,
       reportersDir: request.reportersDir,
       noCache: request.noCache === true,
+      runnerArgs: request.runnerArgs ?? [],
+      at: located?.at ?? [],
     };
     const planned = chosen === null ? { invocation: detection.adapter.plan(planRequest), warnings: [] } : planRerun(detection.adapter, planRequest);
+    const ran = detection.adapter.id;
     return await execute({
       ...base,
       detection,
@@ -71,14 +82,27 @@ export async function runProject(request: RunRequest, selection: ProjectSelectio
       files: selection.files,
       selected: chosen?.selected ?? null,
       notes: [...abandoned, ...(warning === null ? [] : [warning]), ...(chosen?.warnings ?? []), ...planned.warnings],
+      unrun: () => unrunWarnings({ root: selection.root, subprojects: projectsBelow(selection) }, request.cwd, ran),
     }, interrupts);
   } catch (error) {
     if (!(error instanceof HarnessError) || error.code === 'USAGE') throw error;
-    const failed = () => harnessErrorReport({ ...base, detection }, error);
+    const unrun = unrunWarnings({ root: selection.root, subprojects: projectsBelow(selection) }, request.cwd, detection?.adapter.id ?? null);
+    const failed = (): RunReport => {
+      const report = harnessErrorReport({ ...base, detection }, error);
+      return { ...report, warnings: [...report.warnings, ...unrun] };
+    };
     // Only this run creates its directory: one that exists began, and keeps its report.
     const begun = fs.existsSync(artifacts.runDir);
     return { report: begun ? await completeRecord(artifacts, keepRuns(request), failed) : failed(), tests: [] };
   }
+}
+
+/** `run-tests -- <args>`: refused (exit 2) where the runner takes none, or one of them
+ * would take the results away from run-tests or make it report tests that did not run. */
+function checkRunnerArgs(adapter: Runner, args: readonly string[]): void {
+  if (args.length === 0) return;
+  const why = adapter.refusedArgument ? adapter.refusedArgument(args) : `${adapter.id} takes no arguments after --: run-tests cannot pass them on to it`;
+  if (why !== null) throw new HarnessError('USAGE', why);
 }
 
 interface Execution extends Context {
@@ -90,6 +114,9 @@ interface Execution extends Context {
   readonly selected: readonly FailedTestRecord[] | null;
   /** Warnings from planning the run. */
   readonly notes: readonly string[];
+  /** The projects below that this run leaves out, named: walking the directories for them
+   * waits until the runner has started, so it never delays the start. */
+  readonly unrun: () => readonly string[];
 }
 
 /** The recorded failures of this runner. Only --failed-only depends on them: any other
@@ -120,21 +147,23 @@ async function execute(run: Execution, interrupts: Interrupts): Promise<ProjectR
   // A report outside the run directory (a --command's) may be left from an earlier run;
   // and a link where the log or a report goes is removed, so that nothing writes through it.
   const said = [...clearArtifacts([...new Set([artifacts.log, ...invocation.reports.map((report) => report.path)])]), ...foreignLinks([artifacts.lastReport]), ...foreignLinks([artifacts.lastLog], { hardLinked: true })];
+  // --stream shows a machine format as the runner would print it for a person.
+  const tee = request.tee && invocation.humanOutput ? mapLines(request.tee, invocation.humanOutput()) : request.tee;
   // The runner starts first: loading the parsers and following its reports overlap the run.
   const running = runCommands(invocation, {
     runId: artifacts.runId,
     logPath: artifacts.log,
     timeoutMs: request.timeoutMs,
     killGraceMs: request.killGraceMs,
-    tee: request.tee,
+    tee,
     // A log that is the runner's report is never capped: a report with a hole in it could never show a pass.
     maxLogBytes: invocation.reports.some((report) => report.path === artifacts.log) ? null : request.maxLogBytes,
   }, interrupts);
   request.onRunnerStarted?.();
   const tree = bindTree(run.root, [...invocation.reports.map((r) => r.path), ...(invocation.captureOutput ? [invocation.captureOutput] : [])]);
-  const live = request.liveCount ? liveCount(request.liveCount) : null;
-  const following = followReports(invocation.reports, run.root, live?.show ?? null);
+  const following = followReports(invocation.reports, run.root, request.liveCount);
   following.catch(() => undefined); // awaited below, once the runner is done
+  const unrun = run.unrun();
   let outcome: ProcessOutcome;
   try {
     outcome = await running;
@@ -145,21 +174,9 @@ async function execute(run: Execution, interrupts: Interrupts): Promise<ProjectR
     }
     throw error;
   } finally {
-    live?.clear();
+    if (tee !== request.tee) tee?.end();
   }
-  return finish({ ...run, notes: [...run.notes, ...said] }, outcome, await following, tree);
-}
-
-/** `N tests finished…` on one terminal line, cleared when the run ends. */
-function liveCount(out: NodeJS.WriteStream): { show: (n: number) => void; clear: () => void } {
-  let shown = false;
-  return {
-    show: (n) => {
-      shown = true;
-      out.write(`\r\x1b[2K  ${n} tests finished…`);
-    },
-    clear: () => void (shown && out.write('\r\x1b[2K')),
-  };
+  return finish({ ...run, notes: [...run.notes, ...said, ...unrun] }, outcome, await following, tree);
 }
 
 async function finish(run: Execution, outcome: ProcessOutcome, follower: ReportFollower, tree: TreeBinding): Promise<ProjectRun> {
@@ -198,6 +215,9 @@ async function finish(run: Execution, outcome: ProcessOutcome, follower: ReportF
   if (status === 'passed' && missing.length > 0) status = 'error';
   const named = checkName(request.name, adapter, tests, status, read.warnings);
   warnings.push(...named.warnings);
+  // That the name matched nothing says why no test ran; the bare "no tests ran" goes.
+  const bare = warnings.indexOf(NO_TESTS_RAN);
+  if (bare !== -1 && [...named.warnings, ...read.warnings].some((w) => w.startsWith(NOTHING_MATCHED))) warnings.splice(bare, 1);
   if (status === 'passed' && named.dropped) status = 'error';
   const { fields: treeFields, warnings: treeWarnings } = await bound;
   warnings.push(...treeWarnings);

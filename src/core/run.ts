@@ -5,10 +5,13 @@ import { SCHEMA_VERSION, type RunReport } from '../model/report.js';
 import type { Interrupts, RunRequest } from '../model/request.js';
 import { runProject, type ProjectRun } from './run-project.js';
 import { newRunId } from '../store/runs.js';
+import { operandFiles } from './locations.js';
 import type { RunStatus, Summary } from '../model/results.js';
 import { exitCodeOf } from '../model/exit-codes.js';
 import { capFailures } from './failures.js';
 import { maxFailures } from './build-report.js';
+import { projectsWithIds, type IdRecords } from './ids.js';
+import { asCommand, nextArgv } from './suggest.js';
 
 /** Runs every project the request touches, one after another, and merges their reports
  * (and their results, with files made relative to the invocation directory). The run has
@@ -17,10 +20,14 @@ export async function runTests(request: RunRequest, interrupts: Interrupts): Pro
   const runId = request.runId ?? newRunId();
   const runs: ProjectRun[] = [];
   // A custom command runs where it was given; detection does not choose its project.
-  const selections = request.custom ? [{ root: request.cwd, files: request.files.map((f) => path.relative(request.cwd, f).split(path.sep).join('/')) }] : selectProjects(request.cwd, request.files);
-  for (const selection of selections) {
+  const selections = request.custom ? [{ root: request.cwd, files: request.files.map((f) => path.relative(request.cwd, f).split(path.sep).join('/')) }] : selectProjects(request.cwd, operandFiles(request));
+  // --id: each project reruns the ids it recorded; one that recorded none does not run.
+  const projects: { selection: typeof selections[number]; ids: IdRecords | null }[] = (request.ids ?? []).length > 0
+    ? projectsWithIds(selections, request.ids ?? [])
+    : selections.map((selection) => ({ selection, ids: null }));
+  for (const { selection, ids } of projects) {
     if (interrupts.signal) break;
-    runs.push(await runProject(request, selection, interrupts, runId));
+    runs.push(await runProject(request, selection, interrupts, runId, ids));
   }
   const [only] = runs;
   // Workspaces run for their root are merged even when there is one: the root was asked for.
@@ -43,7 +50,7 @@ const SEVERITY: readonly RunStatus[] = ['interrupted', 'timed_out', 'abandoned',
 export function mergeReports(request: RunRequest, reports: readonly RunReport[], reason = 'files in several projects: each ran in its own project root'): RunReport {
   const status = SEVERITY.find((s) => reports.some((r) => r.status === s)) ?? 'interrupted';
   const prefix = (report: RunReport, file: string | null) => relativeTo(request.cwd, report.project_root, file);
-  const failedRoots = reports.filter((r) => r.failed_tests.length > 0).map((r) => path.relative(request.cwd, r.project_root) || '.');
+  const failedRoots = reports.filter((r) => r.failed_tests.length > 0 && r.failures_file !== null).map((r) => r.project_root);
   return {
     schema_version: SCHEMA_VERSION,
     source: 'run',
@@ -68,7 +75,7 @@ export function mergeReports(request: RunRequest, reports: readonly RunReport[],
     rerun: sumReruns(reports),
     artifact: null,
     failures_file: null,
-    next: failedRoots.length > 0 ? `run-tests --failed-only ${failedRoots.join(' ')}` : null,
+    next: asCommand(nextArgv(request, failedRoots.length > 0 ? failedRoots : reports.map((r) => r.project_root), { status, recordedFailures: failedRoots.length > 0 })),
     warnings: reports.flatMap((r) => r.warnings.map((w) => `${path.relative(request.cwd, r.project_root) || '.'}: ${w}`)),
     error: null,
     projects: reports,

@@ -31,6 +31,9 @@ export function summarize(tests: readonly TestResult[] | null): Summary {
   return { run: tests.length, passed: count('passed'), failures: count('failed'), errors: count('error'), skips: count('skipped') };
 }
 
+/** The warning of a run in which no test ran at all. */
+export const NO_TESTS_RAN = 'no tests ran';
+
 /** The truth rules: `passed` only when a complete structured report shows at least one
  * test and no failures, agrees with its own totals, and the runner agrees by exiting 0. */
 export function decide(input: VerdictInput): Verdict {
@@ -65,7 +68,7 @@ export function decide(input: VerdictInput): Verdict {
   }
   // Skipped tests count in `run` but prove nothing: a pass needs one that executed.
   if (executed === 0) {
-    const why = report.tests.length === 0 ? 'no tests ran' : `all ${report.tests.length} tests were skipped`;
+    const why = report.tests.length === 0 ? NO_TESTS_RAN : `all ${report.tests.length} tests were skipped`;
     return { status: 'no_tests', warnings: [...warnings, why] };
   }
   if (executed < input.minTests) {

@@ -28,8 +28,11 @@ export interface ProjectSelection {
  * A whole project whose tests are its workspaces' runs each of them instead. */
 export function selectProjects(cwd: string, files: readonly string[]): ProjectSelection[] {
   return byRoot(cwd, files).flatMap((selection) => {
-    const workspaces = selection.files.length === 0 ? workspaceTests(selection.root) : null;
-    if (workspaces === null || workspaces.dirs.length === 0) return [selection];
+    const whole = selection.files.length === 0;
+    const workspaces = whole ? workspaceTests(selection.root) : null;
+    if (workspaces === null || workspaces.dirs.length === 0) {
+      return [selection];
+    }
     return workspaces.dirs.map((root) => ({ root, files: [], reason: workspaces.reason }));
   });
 }

@@ -2,6 +2,13 @@ import type { FailedTestRecord, PackageResult, RunningTest, RunStatus, Summary }
 
 export const SCHEMA_VERSION = 1;
 
+/** A failed test as the report lists it: the record, and the command that reruns it
+ * (`run-tests … --id=<id>`); null where run-tests cannot (an imported report, a
+ * --command's tests, an id no command line can carry). Absent in reports stored before. */
+export interface ReportedFailure extends FailedTestRecord {
+  readonly rerun_argv?: readonly string[] | null;
+}
+
 /** The JSON contract (schema/report.schema.json). Fields are only ever added. */
 export interface RunReport {
   readonly schema_version: typeof SCHEMA_VERSION;
@@ -30,11 +37,11 @@ export interface RunReport {
   readonly finished_at: string | null;
   readonly summary: Summary;
   /** The first --max-failures failures (all of them with --max-failures 0). */
-  readonly failed_tests: readonly FailedTestRecord[];
+  readonly failed_tests: readonly ReportedFailure[];
   /** How many entries the lists above leave out (failed_tests beyond --max-failures).
    * Absent when nothing was left out. */
   readonly truncated?: { readonly failed_tests: number };
-  /** On a --failed-only run: how many tests were selected, and those that did not run. */
+  /** On a --failed-only or --id run: how many tests were selected, and those that did not run. */
   readonly rerun: { readonly selected: number; readonly not_run: readonly string[] } | null;
   readonly artifact: string | null;
   readonly failures_file: string | null;

@@ -1,7 +1,22 @@
+import type { ProgressSink } from './progress.js';
+
 /** `--name`: a plain string matches names containing it; `/…/` is a regular expression. */
 export interface NameFilter {
   readonly text: string;
   readonly regex: boolean;
+}
+
+/** Where in a file a positional operand points: `file:line`, or pytest's node id
+ * `file::Class::test` (`node` is what follows the first `::`). */
+export type TestLocator = { readonly line: number } | { readonly node: string };
+
+/** A positional `file:line` or `file::node`: the tests the runner finds there. */
+export interface TestLocation {
+  /** Absolute, verified to exist inside cwd as files are. */
+  readonly file: string;
+  readonly at: TestLocator;
+  /** The operand as given, for messages. */
+  readonly operand: string;
 }
 
 /** `--command … --report format:path`: a test command run-tests does not know, with
@@ -21,8 +36,16 @@ export interface RunRequest {
   readonly cwd: string;
   /** Absolute paths, each verified to exist inside cwd. */
   readonly files: readonly string[];
+  /** Positional `file:line` and `file::node` operands (their files are not in `files`
+   * unless also given whole). */
+  readonly locations?: readonly TestLocation[];
   readonly name: NameFilter | null;
   readonly failedOnly: boolean;
+  /** --id: exactly the recorded tests with these ids (empty or absent: none given). */
+  readonly ids?: readonly string[];
+  /** --cwd was given: the commands the report suggests carry it, so they work from where
+   * the caller stands. */
+  readonly cwdGiven?: boolean;
   readonly timeoutMs: number;
   readonly killGraceMs: number;
   /** Cap on the log's size (--max-log), null for none. */
@@ -35,10 +58,13 @@ export interface RunRequest {
   readonly allowNoTests: boolean;
   /** --no-cache: results the runner would replay from its own cache are run afresh (go). */
   readonly noCache?: boolean;
+  /** `run-tests -- <args>`: arguments appended to the runner's command. */
+  readonly runnerArgs?: readonly string[];
   /** Pass the runner's live output through to this stream (--stream). */
   readonly tee: NodeJS.WritableStream | null;
-  /** Show a live count of finished tests here (a TTY, not --json). */
-  readonly liveCount: NodeJS.WriteStream | null;
+  /** Told of the run's progress and each failure as the reports are read (the live
+   * display on a terminal, never with --json). */
+  readonly liveCount: ProgressSink | null;
   readonly env: NodeJS.ProcessEnv;
   readonly reportersDir: string;
   /** --command/--report instead of a detected runner; it runs in cwd. */

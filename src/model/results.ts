@@ -13,6 +13,10 @@ interface TestBase {
   /** 1-based. For failures: where it failed in the test file; otherwise the definition line. */
   readonly line: number | null;
   readonly durationMs?: number;
+  /** The unit the runner builds and runs its tests in, where a file does not say it:
+   * go's package (import path), cargo's target (`mixed::api`). A test keeps it whether
+   * it passed or failed; JUnit names the test's <testsuite> and classname after it. */
+  readonly suite?: string;
 }
 
 export interface PassedTest extends TestBase { readonly status: 'passed' }

@@ -6,7 +6,7 @@
  * its id, and warnings in its own words. */
 import type { Contradiction, FailedTest, ParseContext, ParsedReport, TestResult, TestStatus } from '../model/results.js';
 import { boundMessage, int, jsonLine, relativeFile, str, type JsonObject } from './fields.js';
-import { lineParser, type ParserFactory } from './stream.js';
+import { lineParser, type LiveRead, type ParserFactory } from './stream.js';
 
 export const EVENTS_SCHEMA = 1;
 
@@ -110,6 +110,10 @@ interface State {
   /** Files started (file_start) and not ended, with the test last started in each. */
   readonly files: Map<string, Running>;
   readonly fileCounts: number[];
+  /** `plan` events' `tests`, from each process that said. */
+  readonly testCounts: number[];
+  /** file_end events read, for the live display. */
+  filesEnded: number;
   crashed: boolean;
   interrupted: boolean;
   unusable: ParsedReport['unusable'] | null;
@@ -121,7 +125,7 @@ export function eventsParser(rules: EventRules = {}): ParserFactory {
   return (ctx) => {
     const state: State = {
       tests: [], warnings: [], notes: [], started: new Set(), ended: new Set(), totals: new Map(), lines: [], processStart: 0,
-      running: null, startsSeen: false, stoppedTests: [], files: new Map(), fileCounts: [], crashed: false, interrupted: false, unusable: null, ran: null, badSchema: undefined,
+      running: null, startsSeen: false, stoppedTests: [], files: new Map(), fileCounts: [], testCounts: [], filesEnded: 0, crashed: false, interrupted: false, unusable: null, ran: null, badSchema: undefined,
     };
     return lineParser({
       line(raw, lineNo, cutOff) {
@@ -130,6 +134,7 @@ export function eventsParser(rules: EventRules = {}): ParserFactory {
       },
       end: () => finish(state, rules, ctx),
       finished: () => state.tests.length,
+      live: () => liveRead(state),
     });
   };
 }
@@ -155,7 +160,7 @@ function handle(record: JsonObject, lineNo: number, ctx: ParseContext, rules: Ev
       const at = relativeFile(file, ctx.root);
       state.startsSeen = true;
       if (record['event'] === 'file_start') state.files.set(at, { id: null, name: null, file: at });
-      else state.files.delete(at);
+      else if (state.files.delete(at)) state.filesEnded += 1;
       return;
     }
     case 'test_end': {
@@ -195,6 +200,11 @@ function handle(record: JsonObject, lineNo: number, ctx: ParseContext, rules: Ev
       if ((code === 'RUNNER_MISSING' || code === 'RUNNER_UNSUPPORTED') && message !== null) state.unusable = { code, message };
       return;
     }
+    case 'plan': {
+      const tests = record['tests'];
+      if (typeof tests === 'number' && Number.isInteger(tests) && tests >= 0) state.testCounts.push(tests);
+      return;
+    }
     case 'note': {
       const text = str(record['text']);
       if (text !== null) state.notes.push(text);
@@ -205,6 +215,16 @@ function handle(record: JsonObject, lineNo: number, ctx: ParseContext, rules: Ev
     default:
       state.warnings.push(`line ${lineNo}: unknown event ${JSON.stringify(record['event'])}, ignored`);
   }
+}
+
+const sum = (ns: readonly number[]): number => ns.reduce((a, b) => a + b, 0);
+
+function liveRead(state: State): LiveRead {
+  return {
+    tests: state.tests,
+    total: state.testCounts.length === 0 ? null : sum(state.testCounts),
+    files: state.fileCounts.length === 0 ? null : { done: state.filesEnded, total: sum(state.fileCounts) },
+  };
 }
 
 /** What now runs in a file that started and did not end (nothing: name null). */

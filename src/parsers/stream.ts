@@ -1,4 +1,4 @@
-import type { ParseContext, ParsedReport } from '../model/results.js';
+import type { ParseContext, ParsedReport, TestResult } from '../model/results.js';
 
 /** A parser fed the report as it grows: run-tests follows a report file while the
  * runner writes it, so parsing overlaps the run and memory holds results, not text.
@@ -8,6 +8,18 @@ export interface ReportParser {
   end(): ParsedReport;
   /** Tests finished so far, for the live count. */
   readonly finished: number;
+  /** What a parser that reads results one by one has read so far, for the live display. */
+  live?(): LiveRead;
+}
+
+/** The results read so far and what the runner announced. `tests` only grows (an entry
+ * may be replaced in place when the runner reports a test again). */
+export interface LiveRead {
+  readonly tests: readonly TestResult[];
+  /** Tests the runner said it would run, summed over its processes; null if none said. */
+  readonly total: number | null;
+  /** Files the runner said it would run, and how many of them ended; null if none said. */
+  readonly files: { readonly done: number; readonly total: number } | null;
 }
 
 export type ParserFactory = (ctx: ParseContext) => ReportParser;
@@ -25,6 +37,7 @@ export interface LineHandler {
   line(text: string, lineNo: number, cutOff: boolean): void;
   end(): ParsedReport;
   finished(): number;
+  live?(): LiveRead;
 }
 
 /** A report of newline-separated records. */
@@ -56,6 +69,7 @@ export function lineParser(handler: LineHandler): ReportParser {
     get finished() {
       return handler.finished();
     },
+    ...(handler.live ? { live: handler.live.bind(handler) } : {}),
   };
 }
 

@@ -6,3 +6,4 @@ export { onPath } from './on-path.js';
 export { everyPoll } from './poll.js';
 export { findMarkedProcesses, isRunId, RUN_ID_ENV, type MarkedProcess } from './marker.js';
 export { killMarkedProcesses, leakWarning } from './leftovers.js';
+export { mapLines } from './line-map.js';

@@ -1,6 +1,7 @@
 import type { ChalkInstance } from 'chalk';
 import type { RunReport } from '../model/report.js';
 import type { FailedTestRecord, RunningTest, RunStatus, Summary } from '../model/results.js';
+import { messageLines } from './message.js';
 import { visible } from './visible.js';
 
 const HEADLINE: Readonly<Record<RunStatus, string>> = {
@@ -26,7 +27,7 @@ export function renderHuman(report: RunReport, c: ChalkInstance): string {
   if (report.failed_tests.length > 0) {
     const count = left > 0 ? `${report.failed_tests.length} of ${report.failed_tests.length + left}` : String(report.failed_tests.length);
     lines.push('', c.bold(`Failures (${count}):`));
-    report.failed_tests.forEach((t, i) => lines.push(...failure(t, i + 1, c, report.artifact)));
+    report.failed_tests.forEach((t, i) => lines.push(...failure(t, i + 1, c)));
   }
   if (left > 0) lines.push('', c.yellow(`… ${left} more ${left === 1 ? 'failure' : 'failures'} not listed (--max-failures); all are in ${visible(report.failures_file ?? 'the log')}`));
   if (report.warnings.length > 0) {
@@ -52,24 +53,12 @@ function header(report: RunReport, c: ChalkInstance): string[] {
   ];
 }
 
-function failure(t: FailedTestRecord, n: number, c: ChalkInstance, log: string | null): string[] {
+function failure(t: FailedTestRecord, n: number, c: ChalkInstance): string[] {
   const where = t.file === null ? '(unknown location)' : t.line === null ? visible(t.file) : `${visible(t.file)}:${t.line}`;
   const kind = t.status === 'error' ? c.magenta('error') : c.red('failed');
-  const message = shownLines(visible(t.message, { lines: true }), log === null ? null : visible(log)).map((l) => `     ${l}`);
-  return ['', `  ${n}) ${c.bold(where)} ${kind}`, `     ${visible(t.test_name)}`, ...message.map((l) => c.dim(l))];
-}
-
-const SHOWN_LINES = 12;
-
-/** A message's first lines. Cut here, it ends as a cut message does: how many lines are
- * left out, and where they are (`… 40 more lines in <log>`). */
-function shownLines(message: string, log: string | null): string[] {
-  const lines = message.split('\n');
-  if (lines.length <= SHOWN_LINES) return lines;
-  const cut = /^… (\d+) more lines? in (.+)$/.exec(lines.at(-1) ?? '');
-  const more = lines.length - (SHOWN_LINES - 1) - (cut ? 1 : 0) + Number(cut?.[1] ?? 0);
-  const where = cut?.[2] ?? log;
-  return [...lines.slice(0, SHOWN_LINES - 1), `… ${more} more lines${where === null ? '' : ` in ${where}`}`];
+  // Shown whole: bounded already, and a cut one ends with where its full text is.
+  const message = messageLines(visible(t.message, { lines: true }), c).map((l) => `     ${l}`);
+  return ['', `  ${n}) ${c.bold(where)} ${kind}`, `     ${visible(t.test_name)}`, ...message];
 }
 
 const runningTest = ({ name, file }: RunningTest): string =>

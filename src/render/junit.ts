@@ -3,8 +3,11 @@ import type { RunReport } from '../model/report.js';
 import type { RunStatus, TestResult } from '../model/results.js';
 
 /** JUnit XML of a run or an import, as CI systems read it (Jenkins' junit-10.xsd):
- * one <testsuite> per file, tests without a file in one suite named after the
- * framework; failures and errors kept apart; counts that match the testcases exactly.
+ * one <testsuite> per file, or per the runner's own unit where it has one (go's
+ * package, cargo's target: TestResult.suite), which is also the classname, so that
+ * `TestAdd` of two packages are two test cases, and a test is in the same suite whether
+ * it passed or failed; tests without either in one suite named after the framework;
+ * failures and errors kept apart; counts that match the testcases exactly.
  *
  * A small writer rather than fast-xml-parser's XMLBuilder: the builder keeps newlines
  * raw in attributes (a parser folds them into spaces) and passes characters XML 1.0
@@ -44,9 +47,10 @@ function groupBySuite(report: RunReport, tests: readonly TestResult[]): Suite[] 
   const fallback = report.framework ?? 'tests';
   const suites = new Map<string, { file: string | null; cases: Case[] }>();
   for (const test of tests) {
-    const key = test.file ?? fallback;
+    const key = test.suite ?? test.file ?? fallback;
     let suite = suites.get(key);
-    if (!suite) suites.set(key, (suite = { file: test.file, cases: [] }));
+    // A runner's unit spans files: its suite names none.
+    if (!suite) suites.set(key, (suite = { file: test.suite === undefined ? test.file : null, cases: [] }));
     suite.cases.push({
       name: test.name,
       classname: key,

@@ -1,7 +1,7 @@
 import type { ArtifactPaths } from '../store/artifacts.js';
 import type { FailedTest, FailedTestRecord, TestResult } from '../model/results.js';
 import type { ProjectFacts } from '../project/facts.js';
-import type { NameFilter } from '../model/request.js';
+import type { NameFilter, TestLocator } from '../model/request.js';
 import type { ParserFactory } from '../parsers/stream.js';
 
 export interface PlanRequest {
@@ -20,7 +20,18 @@ export interface PlanRequest {
   /** --no-cache: run afresh what the runner would replay from its own result cache. A
    * runner without one ignores it. */
   readonly noCache?: boolean;
+  /** `run-tests -- <args>`: arguments for the runner itself, checked by the runner's
+   * refusedArgument, placed by its plan where the runner reads them. */
+  readonly runnerArgs?: readonly string[];
+  /** Operands of the runner's own (Runner.testsAt's `operands`) for `file:line`,
+   * added to the command as given, after the files. */
+  readonly at?: readonly string[];
 }
+
+/** The tests at a `file:line` (or `file::node`), as the runner selects them: operands its
+ * command takes as given (rspec's `spec/x_spec.rb:12`, pytest's node id), or exact tests,
+ * run and checked by name and file as a rerun's are. */
+export type LocatedTests = { readonly operands: readonly string[] } | { readonly tests: readonly FailedTestRecord[] };
 
 /** A parser's id: a shared format's (src/runners/parsers.ts) or one a runner declares
  * in its `parsers`. Stored in a run's record, so an id keeps its meaning. */
@@ -58,6 +69,11 @@ export interface Invocation {
   /** How each command is displayed, when argv wraps the runner in a launcher of ours:
    * the runner's own command, as a person would type it. */
   readonly shownArgv?: (argv: readonly string[]) => readonly string[];
+  /** How the runner's output reads to a person, where it prints a format for machines
+ * (go test -json's events): a new mapper for each run, from one line of its output
+ * (stdout or stderr, without the newline) to what the runner would have printed in its
+ * place ('' for nothing). --stream shows that; the log keeps the output as it came. */
+  readonly humanOutput?: () => (line: string) => string;
   /** Whether the runner reads this root-relative form of a path in argv as that path;
    * absent: any form not starting with `-` does. For runners that tell paths by their
    * shape (bin/rails test: `dir/file` only): the displayed command keeps the others as run. */
@@ -118,4 +134,13 @@ export interface Runner {
    * it does not select lost its filter (rspec's run_all_when_everything_filtered) and is
    * never `passed`. Absent where run-tests cannot tell exactly. */
   selectedByName?(text: string, test: TestResult): boolean;
+  /** Pure: `run-tests -- <args>`: a message naming the first argument that cannot be
+   * combined with the run (it replaces or disables the injected reporter, or makes the
+   * runner report tests it did not run), else null. Absent: the runner takes none, and
+   * its plan ignores PlanRequest.runnerArgs. */
+  refusedArgument?(args: readonly string[]): string | null;
+  /** Pure: the tests at a line of `file` (root-relative), or at pytest's node id. Throws
+   * a USAGE HarnessError, saying why, when nothing there can be selected. Absent: the
+   * runner cannot select by line (exit 2). */
+  testsAt?(file: string, at: TestLocator, facts: ProjectFacts): LocatedTests;
 }

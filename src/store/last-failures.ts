@@ -100,7 +100,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function isFailedTestRecord(value: unknown): value is FailedTestRecord {
+export function isFailedTestRecord(value: unknown): value is FailedTestRecord {
   return isRecord(value) && typeof value.id === 'string' && typeof value.test_name === 'string'
     && (value.file === null || typeof value.file === 'string');
 }

@@ -55,9 +55,9 @@ suite('cargo test', () => {
     expect(exitCode).toBe(1);
     expect(report).toMatchObject({
       status: 'failed', exit_code: 1, framework: 'cargo', reason: 'Cargo.toml found: `cargo test`', project_root: mixed,
-      exit_status: 101, signal: null, timed_out: false, warnings: [], error: null, next: 'run-tests --failed-only',
+      exit_status: 101, signal: null, timed_out: false, warnings: [], error: null, next: `run-tests --cwd ${mixed} --failed-only`,
     });
-    expect(report.command).toBe('RUSTC_BOOTSTRAP=run_tests_libtest_json cargo test --offline --no-fail-fast --message-format json-render-diagnostics -- -Z unstable-options --format json --report-time');
+    expect(report.command).toBe('cargo test --offline --no-fail-fast');
     expect(report.summary).toEqual({ run: 9, passed: 4, failures: 4, errors: 0, skips: 1 });
     expect(failures(report)).toEqual(MIXED_FAILURES);
     expect(report.failed_tests.map((t) => t.id).sort()).toEqual([
@@ -69,9 +69,9 @@ suite('cargo test', () => {
     const rerun = await run(['--cwd', mixed, '--failed-only']);
     expect([rerun.exitCode, rerun.report.rerun]).toEqual([1, { selected: 4, not_run: [] }]);
     // Each target is its own command: a name never runs in a target it did not fail in.
-    expect(rerun.report.command).toMatch(/-p cargo_mixed --lib -- -Z unstable-options --format json --report-time --exact tests::\w+ tests::\w+ ; /);
-    expect(rerun.report.command).toContain('-p cargo_mixed --test api -- -Z unstable-options --format json --report-time --exact api_doubles_wrongly ; ');
-    expect(rerun.report.command).toMatch(/-p cargo_mixed --doc -- -Z unstable-options --format json --report-time double$/);
+    expect(rerun.report.command).toMatch(/^cargo test --offline --no-fail-fast -p cargo_mixed --lib -- --exact tests::\w+ tests::\w+ ; /);
+    expect(rerun.report.command).toContain(' ; cargo test --offline --no-fail-fast -p cargo_mixed --test api -- --exact api_doubles_wrongly ; ');
+    expect(rerun.report.command).toMatch(/ ; cargo test --offline --no-fail-fast -p cargo_mixed --doc -- double$/);
     expect(rerun.report.summary).toEqual({ run: 4, passed: 0, failures: 4, errors: 0, skips: 0 });
     expect(failures(rerun.report)).toEqual(MIXED_FAILURES);
   }, COMPILES);
@@ -82,7 +82,7 @@ suite('cargo test', () => {
     expect(failures(named.report)).toEqual([MIXED_FAILURES[2]]);
     const file = await run(['--cwd', mixed, 'tests/api.rs']);
     expect([file.exitCode, file.report.command, file.report.summary]).toEqual([
-      1, expect.stringContaining('--message-format json-render-diagnostics --test api --'), { run: 2, passed: 1, failures: 1, errors: 0, skips: 0 },
+      1, 'cargo test --offline --no-fail-fast --test api', { run: 2, passed: 1, failures: 1, errors: 0, skips: 0 },
     ]);
     const regex = await runCli(['--cwd', mixed, '--name', '/^adds/'], { env: cargoEnv });
     expect([regex.exitCode, regex.stderr]).toEqual([2, 'run-tests: --name /^adds/: cargo test filters by substring, not by regular expression\n']);
@@ -93,18 +93,18 @@ suite('cargo test', () => {
     await fs.writeFile(victim, 'precious\n');
     const { exitCode, report } = await run(['--cwd', mixed, `--name=--logfile=${victim}`]);
     expect([exitCode, report.status, report.summary.run]).toEqual([4, 'no_tests', 0]);
-    expect(report.command).toMatch(new RegExp(`--report-time -- --logfile=${victim.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`));
+    expect(report.command).toMatch(new RegExp(`^cargo test --offline --no-fail-fast -- -- --logfile=${victim.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`));
     expect(await fs.readFile(victim, 'utf8')).toBe('precious\n');
   }, COMPILES);
 
   it('runs a test file named like an option as that target, never as a cargo option', async () => {
     const dir = await copyFixture('cargo-mixed');
     await fs.copy(path.join(dir, 'tests/api.rs'), path.join(dir, 'tests/--foo.rs'));
-    // runJson puts --json last, where `--` would make it a file.
-    const cli = await runCli(['--cwd', dir, '--json', '--', 'tests/--foo.rs'], { env: cargoEnv });
+    // --file takes a value that starts with a dash; after `--` it would be cargo's option.
+    const cli = await runCli(['--cwd', dir, '--json', '--file=tests/--foo.rs'], { env: cargoEnv });
     const [exitCode, report] = [cli.exitCode, JSON.parse(cli.stdout) as RunReport];
     expect([exitCode, report.status, report.summary]).toEqual([1, 'failed', { run: 2, passed: 1, failures: 1, errors: 0, skips: 0 }]);
-    expect(report.command).toContain('--message-format json-render-diagnostics --test=--foo --');
+    expect(report.command).toBe('cargo test --offline --no-fail-fast --test=--foo');
     expect(failures(report)).toEqual([['integration tests/--foo.rs: api_doubles_wrongly', 'tests/--foo.rs', 11, 'failed']]);
     const rerun = await run(['--cwd', dir, '--failed-only']);
     expect([rerun.exitCode, rerun.report.rerun, failures(rerun.report)]).toEqual([1, { selected: 1, not_run: [] }, failures(report)]);

@@ -57,8 +57,8 @@ describe('what commander refuses', () => {
   });
 });
 
-describe('after --, every word is a file operand', () => {
-  it('runs files named parse, detect and help rather than those commands', async () => {
+describe("after --, every word is the runner's", () => {
+  it('gives words named parse, detect and help to node --test (which runs them as files) rather than running those commands', async () => {
     const dir = await copyFixture('node-test-files');
     for (const name of ['parse', 'detect', 'help']) {
       await fs.writeFile(path.join(dir, name), `require('node:test')('in ${name}', () => { throw new Error('${name} ran'); });\n`);

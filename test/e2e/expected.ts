@@ -22,3 +22,9 @@ export const VITEST_MIXED_FAILURES = [
 
 /** Rows in a fixed order, for comparing lists whose order the runner does not fix. */
 export const sorted = <T>(rows: T[]): T[] => [...rows].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+
+/** jest-mixed's first failure as jest shows it: the assertion, then jest's code frame. */
+export const ADDS_NEGATIVES = "expect(received).toBe(expected) // Object.is equality\n\nExpected: -3\nReceived: -2\n\n   9 |     it('adds negatives', () => {\n  10 |       console.log('noise from a test: {\"type\":\"end\"}');\n> 11 |       expect(add(-1, -1)).toBe(-3);\n     |                           ^\n  12 |     });\n  13 |   });\n  14 |";
+export const BEFORE_BROKE = 'Error: before broke\n\n  1 | describe(\'with before\', () => {\n  2 |   beforeAll(() => {\n> 3 |     throw new Error(\'before broke\');\n    |           ^\n  4 |   });\n  5 |   test(\'one\', () => {});\n  6 |   test(\'two\', () => {});';
+
+export const HOOKS_PLAIN = "expect(received).toBe(expected) // Object.is equality\n\nExpected: 2\nReceived: 1\n\n  15 |\n  16 | test('plain', () => {\n> 17 |   expect(1).toBe(2);\n     |             ^\n  18 | });\n  19 |";

@@ -79,10 +79,10 @@ describe.each(TOOLCHAINS)('go test -json, $version', ({ version, path: PATH, pre
     expect(exitCode).toBe(1);
     expect(report).toMatchObject({
       status: 'failed', exit_code: 1, framework: 'go', reason: 'go.mod found: `go test ./...`', project_root: dir,
-      exit_status: 1, signal: null, timed_out: false, warnings: [], error: null, next: 'run-tests --failed-only',
+      exit_status: 1, signal: null, timed_out: false, warnings: [], error: null, next: `run-tests --cwd ${dir} --failed-only`,
     });
     // go's own command is shown, not the launcher that writes its stream to the report.
-    expect(report.command).toBe('go test -json ./...');
+    expect(report.command).toBe('go test ./...');
     // Leaves only: TestTable and TestNested/outer are parents, not tests of their own.
     expect(report.summary).toEqual({ run: 13, passed: 7, failures: 5, errors: 0, skips: 1 });
     // go tests packages in parallel: the order across packages varies.
@@ -104,8 +104,8 @@ describe.each(TOOLCHAINS)('go test -json, $version', ({ version, path: PATH, pre
     expect(failures(rerun.report).sort()).toEqual([...MIXED_FAILURES].sort());
     // One command per package, each selecting its leaves level by level.
     // In package order, names sorted: the same failures always give the same commands.
-    expect(rerun.report.command).toBe("go test -json -run '^TestFatalInHelper$|^TestNested$/^outer$/^inner_\\(bad\\)$|^TestSubtractsWrongly$|^TestTable$/^wrong_\\[neg\\]$' . ; "
-      + "go test -json -run '^TestHalf$' ./sub");
+    expect(rerun.report.command).toBe("go test -run '^TestFatalInHelper$|^TestNested$/^outer$/^inner_\\(bad\\)$|^TestSubtractsWrongly$|^TestTable$/^wrong_\\[neg\\]$' . ; "
+      + "go test -run '^TestHalf$' ./sub");
   });
 
   once('reruns a fixed bracket subtest alone and passes', async () => {
@@ -138,7 +138,7 @@ describe.each(TOOLCHAINS)('go test -json, $version', ({ version, path: PATH, pre
     const dir = await copyFixture('go-mixed');
     const { exitCode, report } = await run(['--cwd', dir, 'sub/calc_test.go']);
     expect([exitCode, report.summary]).toEqual([1, { run: 2, passed: 1, failures: 1, errors: 0, skips: 0 }]);
-    expect(report.command).toBe("go test -json -run '^TestDouble$|^TestHalf$' ./sub");
+    expect(report.command).toBe("go test -run '^TestDouble$|^TestHalf$' ./sub");
     expect(failures(report)).toEqual([MIXED_FAILURES[4]]);
   });
 
@@ -154,7 +154,7 @@ describe.each(TOOLCHAINS)('go test -json, $version', ({ version, path: PATH, pre
     const testFile = path.join(dir, 'broken/broken_test.go');
     await fs.writeFile(testFile, (await fs.readFile(testFile, 'utf8')).replace('\tnope(t)\n', ''));
     const rerun = await run(['--cwd', dir, '--failed-only']);
-    expect([rerun.exitCode, rerun.report.status, rerun.report.command]).toEqual([0, 'passed', 'go test -json ./broken']);
+    expect([rerun.exitCode, rerun.report.status, rerun.report.command]).toEqual([0, 'passed', 'go test ./broken']);
     expect([rerun.report.summary.run, rerun.report.rerun]).toEqual([1, { selected: 1, not_run: [] }]);
   });
 
@@ -209,7 +209,7 @@ describe.each(TOOLCHAINS)('go test -json, $version', ({ version, path: PATH, pre
     // --failed-only reruns the package whole: TestMain fails it again.
     const rerun = await run(['--cwd', dir, '--failed-only']);
     expect([rerun.exitCode, rerun.report.command, rerun.report.rerun, failures(rerun.report)]).toEqual([
-      1, 'go test -json .', { selected: 1, not_run: [] }, [packageFailure],
+      1, 'go test .', { selected: 1, not_run: [] }, [packageFailure],
     ]);
   });
 
@@ -244,7 +244,7 @@ describe.each(TOOLCHAINS)('go test -json, $version', ({ version, path: PATH, pre
     const SUMMARY = { run: 9, passed: 8, failures: 1, errors: 0, skips: 0 };
     const BAD = [['TestBad', 'bad/bad_test.go', 6, 'failed']];
     const first = await run(['--cwd', dir]);
-    expect([first.exitCode, first.report.command, first.report.summary, failures(first.report)]).toEqual([1, 'go test -json ./...', SUMMARY, BAD]);
+    expect([first.exitCode, first.report.command, first.report.summary, failures(first.report)]).toEqual([1, 'go test ./...', SUMMARY, BAD]);
     expect(packages(first.report)).toEqual([
       ['example.com/gopackages', false], ['example.com/gopackages/bad', false], ['example.com/gopackages/lib', false], ['example.com/gopackages/lib/deep', false],
     ]);
@@ -258,28 +258,28 @@ describe.each(TOOLCHAINS)('go test -json, $version', ({ version, path: PATH, pre
     expect(second.report.reason).toBe("go.mod found: `go test ./...`; 3 of 4 packages replayed from go's test cache (--no-cache runs them afresh)");
     expect(await fs.readFile(path.join(dir, '.run-tests/last-test.log'), 'utf8')).toContain('ok  \\texample.com/gopackages/lib\\t(cached)');
     const fresh = await run(['--cwd', dir, '--no-cache']);
-    expect([fresh.exitCode, fresh.report.command, fresh.report.summary, fresh.report.reason]).toEqual([1, 'go test -json -count=1 ./...', SUMMARY, 'go.mod found: `go test ./...`']);
+    expect([fresh.exitCode, fresh.report.command, fresh.report.summary, fresh.report.reason]).toEqual([1, 'go test -count=1 ./...', SUMMARY, 'go.mod found: `go test ./...`']);
     expect(packages(fresh.report).map(([, cached]) => cached)).toEqual([false, false, false, false]);
     const rerun = await run(['--cwd', dir, '--failed-only']);
-    expect([rerun.exitCode, rerun.report.command, rerun.report.rerun, failures(rerun.report)]).toEqual([1, "go test -json -run '^TestBad$' ./bad", { selected: 1, not_run: [] }, BAD]);
+    expect([rerun.exitCode, rerun.report.command, rerun.report.rerun, failures(rerun.report)]).toEqual([1, "go test -run '^TestBad$' ./bad", { selected: 1, not_run: [] }, BAD]);
     expect(rerun.report.summary).toEqual({ run: 1, passed: 0, failures: 1, errors: 0, skips: 0 });
   });
 
   once('narrows a _test.go file to the functions it declares, and runs every package below a directory', async () => {
     const dir = await copyFixture('go-packages');
     const file = await run(['--cwd', dir, 'lib/a_test.go']);
-    expect([file.exitCode, file.report.status, file.report.command]).toEqual([0, 'passed', "go test -json -run '^ExampleAdd$|^TestAddA$|^TestAddAgain$' ./lib"]);
+    expect([file.exitCode, file.report.status, file.report.command]).toEqual([0, 'passed', "go test -run '^ExampleAdd$|^TestAddA$|^TestAddAgain$' ./lib"]);
     expect(file.report.summary).toEqual({ run: 4, passed: 4, failures: 0, errors: 0, skips: 0 });
     // The external test package's file (package lib_test) narrows the same way.
     const external = await run(['--cwd', dir, 'lib/b_test.go', '--junit', path.join(dir, 'b.xml')]);
-    expect([external.exitCode, external.report.command, external.report.summary.run]).toEqual([0, "go test -json -run '^TestB$' ./lib", 1]);
+    expect([external.exitCode, external.report.command, external.report.summary.run]).toEqual([0, "go test -run '^TestB$' ./lib", 1]);
     expect(await junitTests(path.join(dir, 'b.xml'))).toEqual([['undefined', 'TestB', 'passed']]);
     const directory = await run(['--cwd', dir, 'lib']);
-    expect([directory.exitCode, directory.report.command, directory.report.summary.run]).toEqual([0, 'go test -json ./lib/...', 6]);
+    expect([directory.exitCode, directory.report.command, directory.report.summary.run]).toEqual([0, 'go test ./lib/...', 6]);
     // ./lib ran whole just before, with the same flags: go replays it from its cache.
     const source = await run(['--cwd', dir, 'lib/lib.go']);
     expect([source.exitCode, source.report.command, source.report.summary.run, source.report.reason]).toEqual([
-      0, 'go test -json ./lib', 5,
+      0, 'go test ./lib', 5,
       "go.mod found: `go test ./...`; lib/lib.go is not a _test.go file: its package's tests run; 1 of 1 packages replayed from go's test cache (--no-cache runs them afresh)",
     ]);
     const helpers = await runCli(['--cwd', dir, 'lib/helpers_test.go', '--json'], { env: { ...goEnv, ...toolchainEnv } });

@@ -26,12 +26,14 @@ export interface CliResult {
 
 /** Runs the built CLI with a clean environment for Ruby (no BUNDLE_* leaking in from the caller);
  * `asProgram` runs bin/run-tests.js itself, as a user's shell does, rather than `node bin/run-tests.js`. */
-export function runCli(args: readonly string[], options: { env?: NodeJS.ProcessEnv; onSpawn?: (pid: number) => void; asProgram?: boolean; bin?: string } = {}): Promise<CliResult> {
+export function runCli(args: readonly string[], options: { env?: NodeJS.ProcessEnv; onSpawn?: (pid: number) => void; asProgram?: boolean; bin?: string; cwd?: string } = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const bin = options.bin ?? BIN;
     const [file, ...argv] = options.asProgram === true ? [bin, ...args] : [process.execPath, bin, ...args];
     const child = spawn(file ?? bin, argv, {
-      env: { ...process.env, FORCE_COLOR: '0', ...options.env },
+      cwd: options.cwd,
+      // Not GitHub's variables of a job this suite may run in: a test that wants them sets them.
+      env: { ...process.env, FORCE_COLOR: '0', GITHUB_ACTIONS: undefined, GITHUB_STEP_SUMMARY: undefined, ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';

@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { copyFixture, failures, junitTests, processGone, REPO, runJson, waitFor } from './helpers.js';
-import { JEST_MIXED_FAILURES, sorted } from './expected.js';
+import { ADDS_NEGATIVES, BEFORE_BROKE, HOOKS_PLAIN, JEST_MIXED_FAILURES, sorted } from './expected.js';
 
 /** A temp copy of a fixture whose node_modules is run-tests' own (jest 30 is a devDependency). */
 async function jestFixture(name: string, into?: string): Promise<string> {
@@ -20,9 +20,10 @@ describe('jest through its programmatic API', () => {
     expect([exitCode, report.status, report.warnings]).toEqual([1, 'failed', []]);
     expect(report.summary).toEqual({ run: 5, passed: 1, failures: 1, errors: 3, skips: 0 });
     expect(report.failed_tests.map((t) => [t.test_name, t.file, t.line, t.status, t.message])).toEqual([
-      ['with before › one', 'test/hooks.test.js', 3, 'error', 'Error: before broke'],
-      ['with before › two', 'test/hooks.test.js', 3, 'error', 'Error: before broke'],
-      ['plain', 'test/hooks.test.js', 17, 'failed', 'expect(received).toBe(expected) // Object.is equality\n\nExpected: 2\nReceived: 1'],
+      // As jest shows them: the error (and a diff), then jest's code frame.
+      ['with before › one', 'test/hooks.test.js', 3, 'error', BEFORE_BROKE],
+      ['with before › two', 'test/hooks.test.js', 3, 'error', BEFORE_BROKE],
+      ['plain', 'test/hooks.test.js', 17, 'failed', HOOKS_PLAIN],
       // jest reports an afterAll that threw as an error of its file, after its tests ran:
       // named for the hook, never a load error; its id is the file, as a load error's.
       ['"after all" hook in test/hooks.test.js', 'test/hooks.test.js', 11, 'error', 'Error: after broke'],
@@ -40,11 +41,12 @@ describe('jest through its programmatic API', () => {
     const byName = Object.fromEntries(report.failed_tests.map((t) => [t.test_name, t]));
     expect(byName['math › add › adds negatives']).toMatchObject({
       id: 'test/math.test.js::math › add › adds negatives',
-      message: 'expect(received).toBe(expected) // Object.is equality\n\nExpected: -3\nReceived: -2',
+      message: ADDS_NEGATIVES,
     });
-    expect(byName['math › parses config']?.message).toBe("SyntaxError: Expected property name or '}' in JSON at position 1");
+    expect(byName['math › parses config']?.message).toBe("SyntaxError: Expected property name or '}' in JSON at position 1\n\n  1 | exports.add = (a, b) => a + b;\n> 2 | exports.parse = (text) => JSON.parse(text);\n    |                                ^\n  3 |");
+    expect(byName['top level fails']?.message).toBe('expect(received).toEqual(expected) // deep equality\n\n- Expected  - 1\n+ Received  + 1\n\n  Object {\n-   "a": 2,\n+   "a": 1,\n  }\n\n  4 |\n  5 | test(\'top level fails\', () => {\n> 6 |   expect({ a: 1 }).toEqual({ a: 2 });\n    |                    ^\n  7 | });\n  8 |');
     expect(byName['load error: test/broken.test.js']).toMatchObject({ id: 'test/broken.test.js', message: 'Error: broken at load: object' });
-    expect(report.command).toBe(`node ${REPO}reporters/jest/launch.cjs --package node_modules/jest --report .run-tests/runs/${report.run_id}/jest-events.jsonl --`);
+    expect(report.command).toBe('npx jest');
   });
 
   it('reads the same files, lines and messages when the project path has a space', async () => {
@@ -54,14 +56,14 @@ describe('jest through its programmatic API', () => {
     expect([exitCode, report.status, report.warnings]).toEqual([1, 'failed', []]);
     expect(sorted(failures(report))).toEqual(JEST_MIXED_FAILURES);
     expect(report.failed_tests.find((t) => t.test_name === 'math › add › adds negatives')?.message)
-      .toBe('expect(received).toBe(expected) // Object.is equality\n\nExpected: -3\nReceived: -2');
+      .toBe(ADDS_NEGATIVES);
     expect(report.failed_tests.filter((t) => /^\s+at /m.test(t.message ?? '')).map((t) => t.test_name)).toEqual([]);
   });
 
   it('shows a command that, typed in the project root, runs what ran', async () => {
     const dir = await jestFixture('jest-mixed');
     const { report } = await runJson(['--cwd', dir, 'test/second.test.js', '--name', 'top level']);
-    expect(report.command).toBe(`node ${REPO}reporters/jest/launch.cjs --package node_modules/jest --report .run-tests/runs/${report.run_id}/jest-events.jsonl --path test/second.test.js --name 'top level' --`);
+    expect(report.command).toBe("npx jest test/second.test.js -t 'top level'");
     const typed = spawnSync('sh', ['-c', report.command ?? ''], { cwd: dir, encoding: 'utf8' });
     expect([typed.status, /^Tests: +1 failed, 1 passed, 2 total$/m.test(typed.stderr)]).toEqual([1, true]);
     const events = await fs.readFile(path.join(dir, `.run-tests/runs/${report.run_id}/jest-events.jsonl`), 'utf8');
@@ -77,7 +79,7 @@ describe('jest through its programmatic API', () => {
     expect(report.summary).toEqual({ run: 4, passed: 0, failures: 3, errors: 1, skips: 0 });
     expect(sorted(failures(report))).toEqual(JEST_MIXED_FAILURES.slice(1));
     expect(report.rerun).toEqual({ selected: 4, not_run: [] });
-    expect(report.command).toContain("--name '^(?:");
+    expect(report.command).toContain("-t '^(?:");
     expect(report.command).toContain('math fails \\[with\\] \\(brackets\\) too');
   });
 
@@ -98,8 +100,8 @@ describe('jest through its programmatic API', () => {
       ['test/second.test.js', 'top level fails', 'failure'],
     ]);
     const [exact, whole] = (report.command ?? '').split(' ; ');
-    expect(exact).toMatch(/ --path test\/(math|second)\.test\.js --path test\/(math|second)\.test\.js --name '\^\(\?:.*\)\$' --$/);
-    expect(whole).toBe(`node ${REPO}reporters/jest/launch.cjs --package node_modules/jest --report .run-tests/runs/${report.run_id}/jest-events.jsonl --path test/broken.test.js --`);
+    expect(exact).toMatch(/^npx jest test\/(math|second)\.test\.js test\/(math|second)\.test\.js -t '\^\(\?:.*\)\$'$/);
+    expect(whole).toBe('npx jest test/broken.test.js');
   });
 
   it('settles a load error once its file loads, running that file whole', async () => {
@@ -130,9 +132,9 @@ describe('jest through its programmatic API', () => {
       ['test/hooks.test.js', 'with before › two', 'error'],
       ['test/other.test.js', 'fails', 'failure'],
     ]);
-    expect(report.command?.split(' ; ').map((c) => c.replace(/^.* --report \S+ /, ''))).toEqual([
-      "--path test/other.test.js --name '^(?:fails)$' --",
-      '--path test/hooks.test.js --',
+    expect(report.command?.split(' ; ')).toEqual([
+      "npx jest test/other.test.js -t '^(?:fails)$'",
+      'npx jest test/hooks.test.js',
     ]);
   });
 
@@ -168,7 +170,8 @@ describe('jest through its programmatic API', () => {
     expect(noFile.report.warnings).toEqual(['jest found no test file to run: no file matched the selection (or its own test file patterns)', 'no tests ran']);
     const noName = await runJson(['--cwd', dir, '--name', 'no such test', 'test/math.test.js']);
     expect([noName.exitCode, noName.report.status]).toEqual([4, 'no_tests']);
-    expect(noName.report.warnings).toEqual(['no test matched the name filter: jest left out all 7 tests of the files it ran', 'no tests ran']);
+    // Why no test ran, without the bare "no tests ran" besides.
+    expect(noName.report.warnings).toEqual(['no test matched the name filter: jest left out all 7 tests of the files it ran']);
   });
 
   it('runs jest with the config of kcd-scripts when scripts.test is `kcd-scripts test` and jest only its dependency', async () => {
@@ -183,7 +186,8 @@ describe('jest through its programmatic API', () => {
     const { exitCode, report } = await runJson(['--cwd', dir]);
     expect([exitCode, report.status, report.framework, report.error]).toEqual([1, 'failed', 'jest', null]);
     expect(report.reason).toBe("scripts.test runs jest: the project's own jest, through run-tests' launcher; scripts.test runs jest through kcd-scripts; run-tests runs jest with kcd-scripts's config (kcd-scripts/jest.js) unless the project has its own");
-    expect(report.command).toMatch(/ -- --config node_modules\/kcd-scripts\/jest\.js --rootDir \S+\/project --ci$/);
+    // jest is hoisted above the project, where npx would not find it: shown by its path.
+    expect(report.command).toMatch(/^\/\S+\/node_modules\/\.bin\/jest --config node_modules\/kcd-scripts\/jest\.js --rootDir \S+\/project --ci$/);
     expect(report.summary).toEqual({ run: 3, passed: 2, failures: 1, errors: 0, skips: 0 });
     expect(failures(report)).toEqual([['sum › adds wrongly', 'checks/sum.js', 15, 'failed']]);
   });
@@ -192,7 +196,7 @@ describe('jest through its programmatic API', () => {
     const dir = await jestFixture('jest-argv');
     const { exitCode, report } = await runJson(['--cwd', dir, '--name', 'only the command line']);
     expect([exitCode, report.status, report.summary.passed]).toEqual([0, 'passed', 1]);
-    expect(report.command).toMatch(/^GREETING=hello node .*launch\.cjs .* -- --ci$/);
+    expect(report.command).toBe("GREETING=hello npx jest --ci -t 'only the command line'");
     // Run without NODE_ENV (this test process has it from jest), as a shell would.
     const all = await runJson(['--cwd', dir], { env: { NODE_ENV: undefined } });
     expect([all.exitCode, all.report.summary.passed]).toEqual([0, 2]);
@@ -204,7 +208,7 @@ describe('jest through its programmatic API', () => {
     expect([exitCode, report.status]).toEqual([1, 'failed']);
     expect(report.summary).toEqual({ run: 2, passed: 1, failures: 1, errors: 0, skips: 0 });
     expect(failures(report)).toEqual([['esm › doubles', 'test/esm.test.js', 11, 'failed']]);
-    expect(report.command).toMatch(/^node --experimental-vm-modules .*launch\.cjs/);
+    expect(report.command).toBe('node --experimental-vm-modules node_modules/jest/bin/jest.js');
   });
 
   it('ends jest with process.exit from the last exit listener, keeping its exit code', async () => {

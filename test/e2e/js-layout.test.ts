@@ -55,7 +55,7 @@ describe('operands of the JavaScript runners', () => {
       ['other fails', 'packages/jest/--dry-run.test.js', 4, 'failed'],
       ['other fails', 'packages/vitest/-x.test.js', 6, 'failed'],
     ]);
-    expect(report.projects.map((p) => p.command?.split(' ').at(-1))).toEqual(['./--test-only.test.js', './--grep', '--', 'run']);
+    expect(report.projects.map((p) => p.command?.split(' ').at(-1))).toEqual(['./--test-only.test.js', './--grep', './--dry-run.test.js', './-x.test.js']);
   });
 
   it('keeps a --name that starts with a dash a name filter', async () => {
@@ -90,7 +90,7 @@ describe('an npm workspaces root whose npm test runs its workspaces', () => {
     ]);
     // packages/x: `npm run test:types && npm run test:unit`, mocha hoisted to the root, the glob kept.
     expect(report.projects[0]?.reason).toBe('scripts.test runs mocha; scripts.test ("npm run test:types && npm run test:unit") runs mocha through scripts["test:unit"]; run-tests runs only that command, with its arguments: the rest is not run');
-    expect(report.projects[0]?.command).toContain(`launcher.cjs 'tests/**/*.test.{js,cjs}' --run-tests --mocha ${dir}/node_modules/mocha`);
+    expect(report.projects[0]?.command).toBe(`${dir}/node_modules/.bin/mocha 'tests/**/*.test.{js,cjs}'`);
     // packages/y: `node --test && npm run check:types`, its tests under tests/.
     expect(report.projects[1]?.reason).toBe('scripts.test runs node --test; scripts.test ("node --test && npm run check:types") runs node --test; run-tests runs only that command, with its arguments: the rest is not run');
     const rerun = await runJson(['--cwd', dir, '--failed-only']);
@@ -100,7 +100,7 @@ describe('an npm workspaces root whose npm test runs its workspaces', () => {
   it("keeps a workspace's spec glob with --runner, and runs the spec's files below a directory", async () => {
     const dir = await withRunners('js-workspace-tests');
     const forced = await runJson(['--cwd', path.join(dir, 'packages/x'), '--runner', 'mocha']);
-    expect([forced.exitCode, forced.report.summary.run, forced.report.command]).toEqual([1, 3, expect.stringContaining(" 'tests/**/*.test.{js,cjs}' --run-tests ")]);
+    expect([forced.exitCode, forced.report.summary.run, forced.report.command]).toEqual([1, 3, `${dir}/node_modules/.bin/mocha 'tests/**/*.test.{js,cjs}'`]);
     // tests/lib/data.js throws if mocha loads it: the spec says it is no test file.
     const { exitCode, report } = await runJson(['--cwd', dir, 'packages/x/tests']);
     expect([exitCode, report.framework, report.project_root, report.summary]).toEqual([1, 'mocha', path.join(dir, 'packages/x'), { run: 3, passed: 2, failures: 1, errors: 0, skips: 0 }]);

@@ -12,7 +12,7 @@ suite('minitest through bundle exec rake test', () => {
     expect(exitCode).toBe(1);
     expect(report).toMatchObject({
       status: 'failed', exit_code: 1, framework: 'minitest', command: 'bundle exec rake test', project_root: dir,
-      exit_status: 1, signal: null, timed_out: false, warnings: [], error: null, next: 'run-tests --failed-only',
+      exit_status: 1, signal: null, timed_out: false, warnings: [], error: null, next: `run-tests --cwd ${dir} --failed-only`,
       artifact: runFile(dir, 'test.log', report.run_id), failures_file: path.join(dir, '.run-tests/last-failures.json'),
     });
     expect(report.summary).toEqual({ run: 8, passed: 5, failures: 1, errors: 1, skips: 1 });
@@ -46,7 +46,7 @@ suite('minitest through bundle exec rake test', () => {
       'WidgetTest#test_explodes', 'WidgetTest#test_size_is_wrong', 'WidgetTest#test_with [brackets] (and parens)',
     ]);
     // Minitest shuffles, so the alternation's order follows the first run; each name is escaped exactly.
-    expect(report.command).toMatch(/^TEST=test\/widget_test\.rb RUN_TESTS_MINITEST_FILTER='\\A\(\?:.*\)\\z' bundle exec rake test$/);
+    expect(report.command).toMatch(/^TEST=test\/widget_test\.rb bundle exec rake test 'TESTOPTS='\\''--name=\/\\A\(\?:.*\)\\z\/'\\'''$/);
     for (const escaped of ['WidgetTest\\#test_size_is_wrong', 'WidgetTest\\#test_explodes', 'WidgetTest\\#test_with \\[brackets\\] \\(and parens\\)']) {
       expect(report.command).toContain(escaped);
     }
@@ -100,7 +100,7 @@ suite('minitest through bundle exec rake test', () => {
     expect([regex.exitCode, regex.report.summary.passed, regex.report.summary.run]).toEqual([0, 2, 2]);
     const none = await runJson(['--cwd', dir, '--name', 'no such test']);
     expect([none.exitCode, none.report.status, none.report.summary.run]).toEqual([4, 'no_tests', 0]);
-    expect(none.report.warnings).toEqual(['no tests ran', 'no test matched --name "no such test"']);
+    expect(none.report.warnings).toEqual(['no test matched --name "no such test"']);
     const allowed = await runJson(['--cwd', dir, '--name', 'no such test', '--allow-no-tests']);
     expect([allowed.exitCode, allowed.report.status]).toEqual([0, 'no_tests']);
   });
@@ -182,7 +182,7 @@ suite('human output', () => {
     expect(plain.stdout).toContain(`run-tests · minitest · ${dir}\n$ bundle exec rake test\n`);
     expect(plain.stdout).toContain('test/widget_test.rb:9 failed\n     WidgetTest#test_size_is_wrong\n');
     expect(plain.stdout).toMatch(/\nFAILED {2}5 passed, 1 failed, 1 errors, 1 skipped in \d+\.\d\ds\n/);
-    expect(/\nlog: (.*)\nnext: run-tests --failed-only\n/.exec(plain.stdout)?.[1]).toBe(runFile(dir, 'test.log'));
+    expect(/\nlog: (.*)\nnext: run-tests --cwd (\S+) --failed-only\n/.exec(plain.stdout)?.slice(1)).toEqual([runFile(dir, 'test.log'), dir]);
     const coloured = await runCli(['--cwd', dir], { env: { FORCE_COLOR: '1', NO_COLOR: '1' } });
     expect(coloured.stdout).toContain('\u001b[');
     const noColor = await runCli(['--cwd', dir], { env: { FORCE_COLOR: undefined, NO_COLOR: '1' } });

@@ -41,7 +41,7 @@ suite('monorepo', () => {
       ['WidgetTest#test_explodes', 'packages/widgets/test/widget_test.rb', 13, 'error'],
       ['WidgetTest#test_size_is_wrong', 'packages/widgets/test/widget_test.rb', 9, 'failed'],
     ]);
-    expect(report.next).toBe('run-tests --failed-only services/calc packages/widgets');
+    expect(report.next).toBe(`run-tests --cwd ${root} --failed-only services/calc packages/widgets`);
     const rerun = await runJson(['--cwd', root, '--failed-only', 'services/calc', 'packages/widgets']);
     expect(rerun.report.summary).toEqual({ run: 3, passed: 0, failures: 2, errors: 1, skips: 0 });
   });

@@ -1,4 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { execFile } from 'node:child_process';
 import { isBuiltin } from 'node:module';
 import fs from 'fs-extra';
@@ -35,15 +37,28 @@ describe('the npm package', () => {
       .then(() => null, (error: { code: number; stdout: string }) => error);
     expect(failed?.code).toBe(1);
     expect(JSON.parse(failed?.stdout ?? '').summary).toMatchObject({ run: 2, passed: 1, failures: 1 });
+    // `run-tests mcp` loads its own bundle, the MCP SDK and zod inside it.
+    const client = new Client({ name: 'package-test', version: '1.0.0' });
+    await client.connect(new StdioClientTransport({ command: path.join(prefix, 'bin/run-tests'), args: ['mcp'], cwd: work, stderr: 'pipe' }));
+    try {
+      expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(['detect', 'get_log', 'get_result', 'list_runs', 'run_tests']);
+    } finally {
+      await client.close();
+    }
   });
 
-  it('depends on exactly the packages the bundle loads from node_modules, and on no other', async () => {
-    const bundle = await fs.readFile(path.join(REPO, 'dist/run-tests.cjs'), 'utf8');
-    const loaded = new Set([...bundle.matchAll(/\brequire\("([^"]+)"\)/g)].map((m) => m[1] as string).filter((name) => !isBuiltin(name)));
+  it('depends on exactly the packages the bundles load from node_modules, and on no other', async () => {
+    const bundles = ['dist/run-tests.cjs', 'dist/mcp.cjs'];
+    const bundle = (await Promise.all(bundles.map((file) => fs.readFile(path.join(REPO, file), 'utf8')))).join('\n');
+    // A subpath (`tap-parser/x.js`) is its package's.
+    const packageOf = (request: string): string => request.split('/').slice(0, request.startsWith('@') ? 2 : 1).join('/');
+    // Not one in a string: ajv's code generator writes `require("ajv/dist/runtime/…")` as text.
+    const loaded = new Set([...bundle.matchAll(/(?<![`'"])\brequire\("([^"]+)"\)/g)].map((m) => m[1] as string).filter((name) => !isBuiltin(name)).map(packageOf));
     const { dependencies = {}, devDependencies = {} } = await fs.readJson(path.join(REPO, 'package.json'));
     expect([...loaded].sort()).toEqual(Object.keys(dependencies).sort());
     // What the bundle holds was installed as a devDependency: commander is one of them.
     expect(bundle).toContain('node_modules/commander/');
-    expect(Object.keys(devDependencies)).toContain('commander');
+    expect(bundle).toContain('node_modules/@modelcontextprotocol/sdk/');
+    expect(Object.keys(devDependencies)).toEqual(expect.arrayContaining(['commander', '@modelcontextprotocol/sdk', 'zod']));
   });
 });

@@ -44,9 +44,10 @@ const PYTESTS = ([
 // eslint-disable-next-line no-control-regex
 const stripAnsi = (text: string): string => text.replace(/\u001b\[[0-9;]*m/g, '');
 
-/** `--json` before the operands: after `--`, runJson's trailing --json would be a file. */
+/** Operands given by --file, which takes a value that starts with a dash (after `--`
+ * the words are pytest's own arguments). */
 async function runOperands(args: readonly string[], operands: readonly string[], env: NodeJS.ProcessEnv): Promise<{ exitCode: number | null; report: RunReport }> {
-  const { exitCode, stdout } = await runCli([...args, '--json', '--', ...operands], { env });
+  const { exitCode, stdout } = await runCli([...args, '--json', `--file=${operands.join(',')}`], { env });
   return { exitCode, report: JSON.parse(stdout) as RunReport };
 }
 
@@ -74,7 +75,7 @@ const IN_PACKAGE_FAILURES = [
     expect(exitCode).toBe(1);
     expect(report).toMatchObject({
       status: 'failed', exit_code: 1, framework: 'pytest', command: 'python3 -m pytest', project_root: dir,
-      exit_status: 1, signal: null, timed_out: false, warnings: [], error: null, next: 'run-tests --failed-only',
+      exit_status: 1, signal: null, timed_out: false, warnings: [], error: null, next: `run-tests --cwd ${dir} --failed-only`,
       reason: '[tool.pytest.ini_options] in pyproject.toml found: pytest through `python3 -m pytest`',
     });
     expect(report.summary).toEqual({ run: 16, passed: 7, failures: 4, errors: 3, skips: 2 });

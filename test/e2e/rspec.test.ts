@@ -20,7 +20,7 @@ suite('rspec through bundle exec rspec', () => {
     const dir = await copyFixture('rspec-mixed');
     const { exitCode, report } = await runJson(['--cwd', dir]);
     expect(exitCode).toBe(1);
-    expect(report).toMatchObject({ status: 'failed', framework: 'rspec', exit_status: 1, warnings: [], next: 'run-tests --failed-only' });
+    expect(report).toMatchObject({ status: 'failed', framework: 'rspec', exit_status: 1, warnings: [], next: `run-tests --cwd ${dir} --failed-only` });
     expect(report.summary).toEqual({ run: 13, passed: 4, failures: 4, errors: 2, skips: 3 });
     expect(failures(report)).toEqual(MIXED_FAILURES);
     expect(report.failed_tests.map((t) => t.id)).toEqual([

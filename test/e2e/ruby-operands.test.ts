@@ -6,9 +6,10 @@ import { copyFixture, failures, hasTools, runCli, validateReport } from './helpe
 
 const suite = hasTools('ruby', 'bundle', 'rake', 'rspec') ? describe : describe.skip;
 
-/** runJson with operands after `--`, where runJson's own trailing --json would be one. */
+/** runJson with operands given by --file, which takes a value that starts with a dash
+ * (after `--` the words are the runner's own arguments). */
 async function runWithOperands(args: readonly string[], operands: readonly string[]): Promise<{ exitCode: number | null; report: RunReport }> {
-  const result = await runCli([...args, '--json', '--', ...operands]);
+  const result = await runCli([...args, '--json', ...(operands.length > 0 ? [`--file=${operands.join(',')}`] : [])]);
   const report = JSON.parse(result.stdout) as RunReport;
   if (!validateReport(report)) throw new Error(`report does not match the schema: ${JSON.stringify(validateReport.errors)}`);
   return { exitCode: result.exitCode, report };
@@ -19,7 +20,7 @@ const MINITEST_FAILING = (klass: string, helper: string) =>
   `require "${helper}"\n\nclass ${klass} < Minitest::Test\n  def test_fails\n    assert_equal 1, 2\n  end\nend\n`;
 
 suite('a file operand that looks like an option reaches the runner as a file', () => {
-  it('rspec: `-- --dry-run` runs that file (rspec --dry-run would pass), and its rerun selects it', async () => {
+  it('rspec: `--file=--dry-run` runs that file (rspec --dry-run would pass), and its rerun selects it', async () => {
     const dir = await copyFixture('rspec-mixed');
     await fs.writeFile(path.join(dir, '--dry-run'), RSPEC_FAILING);
     const { exitCode, report } = await runWithOperands(['--cwd', dir], ['--dry-run']);

@@ -184,7 +184,7 @@ suite('unittest', () => {
     expect([nothing.exitCode, nothing.report.status]).toEqual([0, 'nothing_to_rerun']);
     const plain = await runJson(['--cwd', dir, '--name', 'test_even'], { env });
     expect([plain.exitCode, plain.report.command, plain.report.summary, failures(plain.report)]).toEqual([
-      1, 'RUN_TESTS_UNITTEST_FILTER=test_even python3 -m unittest', { run: 2, passed: 1, failures: 1, errors: 0, skips: 0 }, [MIXED_FAILURES[1]],
+      1, 'python3 -m unittest -k test_even', { run: 2, passed: 1, failures: 1, errors: 0, skips: 0 }, [MIXED_FAILURES[1]],
     ]);
     const regex = await runJson(['--cwd', dir, '--name', '/TextTest\\.test_(upcase|reverse)$/'], { env });
     expect([regex.exitCode, regex.report.status, regex.report.summary.passed, regex.report.summary.run]).toEqual([0, 'passed', 2, 2]);

@@ -3,7 +3,7 @@ import fs from 'fs-extra';
 import path from 'node:path';
 import { RUNNER_VERSIONS } from '../../scripts/runner-versions.js';
 import { copyFixture, failures, readEvents, runJson } from './helpers.js';
-import { JEST_MIXED_FAILURES, sorted } from './expected.js';
+import { ADDS_NEGATIVES, BEFORE_BROKE, HOOKS_PLAIN, JEST_MIXED_FAILURES, sorted } from './expected.js';
 import { installedPackages, installedSets, versionFixture } from './runner-versions.js';
 
 /** Every jest major of the version matrix runs the same fixtures to the same report. */
@@ -33,7 +33,7 @@ describe.each(sets.length > 0 ? sets : ['none installed'])('jest version matrix:
     expect([events.filter((e) => e['event'] === 'test_end').length, events.filter((e) => e['event'] === 'error').length]).toEqual([9, 1]);
     expect(events.at(-1)).toMatchObject({ event: 'run_end', totals: { tests: 10, passed: 3, failed: 4, errors: 1, skipped: 2, deselected: 0 }, interrupted: false });
     const byName = Object.fromEntries(report.failed_tests.map((t) => [t.test_name, t.message]));
-    expect(byName['math › add › adds negatives']).toBe('expect(received).toBe(expected) // Object.is equality\n\nExpected: -3\nReceived: -2');
+    expect(byName['math › add › adds negatives']).toBe(ADDS_NEGATIVES);
     expect(byName['load error: test/broken.test.js']).toBe('Error: broken at load: object');
     // The failures by exact names in their files, then the load error's file whole.
     const rerun = await runJson(['--cwd', dir, '--failed-only']);
@@ -49,9 +49,9 @@ describe.each(sets.length > 0 ? sets : ['none installed'])('jest version matrix:
     const { report } = await runJson(['--cwd', dir]);
     expect([report.status, report.warnings, report.summary]).toEqual(['failed', [], { run: 5, passed: 1, failures: 1, errors: 3, skips: 0 }]);
     expect(report.failed_tests.map((t) => [t.test_name, t.file, t.line, t.status, t.message])).toEqual([
-      ['with before › one', 'test/hooks.test.js', 3, 'error', 'Error: before broke'],
-      ['with before › two', 'test/hooks.test.js', 3, 'error', 'Error: before broke'],
-      ['plain', 'test/hooks.test.js', 17, 'failed', 'expect(received).toBe(expected) // Object.is equality\n\nExpected: 2\nReceived: 1'],
+      ['with before › one', 'test/hooks.test.js', 3, 'error', BEFORE_BROKE],
+      ['with before › two', 'test/hooks.test.js', 3, 'error', BEFORE_BROKE],
+      ['plain', 'test/hooks.test.js', 17, 'failed', HOOKS_PLAIN],
       ['"after all" hook in test/hooks.test.js', 'test/hooks.test.js', 11, 'error', 'Error: after broke'],
     ]);
   });

@@ -34,7 +34,7 @@ describe.each(sets.length > 0 ? sets : ['none installed'])('vitest version matri
     expect([events.filter((e) => e['event'] === 'test_end').length, events.filter((e) => e['event'] === 'error').length]).toEqual([10, 1]);
     expect(events.at(-1)).toMatchObject({ event: 'run_end', totals: { tests: 11, passed: 3, failed: 5, errors: 1, skipped: 2, deselected: 0 }, interrupted: false });
     const byName = Object.fromEntries(report.failed_tests.map((t) => [t.test_name, t.message]));
-    expect(byName['math > add > adds negatives']).toBe('expected -2 to be -3 // Object.is equality');
+    expect(byName['math > add > adds negatives']).toBe("expected -2 to be -3 // Object.is equality\n\n- Expected\n+ Received\n\n- -3\n+ -2\n\n13|     it('adds negatives', () => {\n14|       console.log('noise from a test: {\"type\":\"end\"}');\n15|       expect(add(-1, -1)).toBe(-3);\n  |                           ^\n16|     });\n17|   });");
     expect(byName['load error: test/broken.test.ts']).toBe('Error: broken at load: function');
     const rerun = await runJson(['--cwd', dir, '--failed-only']);
     expect([rerun.exitCode, rerun.report.rerun, rerun.report.warnings]).toEqual([1, { selected: 6, not_run: [] }, []]);
@@ -50,7 +50,7 @@ describe.each(sets.length > 0 ? sets : ['none installed'])('vitest version matri
     expect([report.status, report.warnings, report.summary]).toEqual(['failed', [], { run: 5, passed: 2, failures: 1, errors: 1, skips: 1 }]);
     expect(sorted(report.failed_tests.map((t) => [t.test_name, t.file, t.line, t.status, t.message]))).toEqual([
       ['store > when connected', 'test/hook.test.ts', 8, 'error', 'Error: cannot connect'],
-      ['subtracts wrongly', 'test/other.test.ts', 4, 'failed', 'expected 1 to be +0 // Object.is equality'],
+      ['subtracts wrongly', 'test/other.test.ts', 4, 'failed', "expected 1 to be +0 // Object.is equality\n\n- Expected\n+ Received\n\n- 0\n+ 1\n\n2|\n3| test('adds', () => expect(1 + 1).toBe(2));\n4| test('subtracts wrongly', () => expect(2 - 1).toBe(0));\n |                                               ^\n5|"],
     ]);
   });
 

@@ -94,6 +94,13 @@ export function localBin(facts: ProjectFacts, name: string): string {
   return bin;
 }
 
+/** How a person starts the project's runner: `npx jest` where npx finds it, in the
+ * project's own node_modules/.bin; else (hoisted above the project) by its path. */
+export function shownBin(facts: ProjectFacts, name: string): string[] {
+  const bin = facts.findUp(`node_modules/.bin/${name}`);
+  return bin === null || bin === path.join(facts.root, 'node_modules', '.bin', name) ? ['npx', name] : [bin];
+}
+
 /** The directory of a package the project depends on, found the same way. */
 export function localPackage(facts: ProjectFacts, name: string): string {
   const dir = facts.findUp(`node_modules/${name}/package.json`);
@@ -118,6 +125,8 @@ export interface LauncherSpec {
   /** The separator of the runner's displayed names (` › ` or ` > `). */
   readonly nameSeparator: string;
   readonly parser: 'jest' | 'vitest';
+  /** The runner's own executable in its package (`bin/jest.js`). */
+  readonly bin: string;
 }
 
 export function launcherInvocation(request: PlanRequest, spec: LauncherSpec): Invocation {
@@ -134,7 +143,7 @@ export function launcherInvocation(request: PlanRequest, spec: LauncherSpec): In
     // A directory ends in `/`: vitest takes a path as a prefix, and `tests` would also select `tests2/`.
     ...files.flatMap((f) => ['--path', `${path.join(request.root, f)}${facts.isDirectory(f) ? '/' : ''}`]),
     ...(name === null ? [] : ['--name', name]),
-    '--', ...(own ? [...wrapperConfigArgs(facts, pkg, script, spec.runner), ...script.args] : []),
+    '--', ...(own ? [...wrapperConfigArgs(facts, pkg, script, spec.runner), ...script.args] : []), ...(request.runnerArgs ?? []),
   ];
   const [first, ...then] = request.rerun ? rerunSelections(request.rerun, spec.nameSeparator) : [{ files: request.files, name: nameFilter(request) }];
   const notes = [
@@ -142,16 +151,52 @@ export function launcherInvocation(request: PlanRequest, spec: LauncherSpec): In
     ...(script.runner !== null && !own ? [`scripts.test runs ${script.runner}, not ${spec.runner}; run-tests runs ${spec.runner} without the script's arguments`] : []),
   ];
   const env = own ? script.env : {};
+  // With the script's node flags, node runs the runner's own bin, as the launcher stands for it.
+  const runner = own && script.nodeArgs.length > 0 ? ['node', ...script.nodeArgs, path.join(dir, spec.bin)] : shownBin(facts, spec.runner);
   return {
     argv: command(first ?? { files: [], name: null }),
     ...(then.length > 0 ? { thenArgv: then.map(command) } : {}),
     env: { ...request.env, ...env },
     cwd: request.root,
     shownEnv: Object.keys(env),
+    shownArgv: (argv) => shownLauncherCommand(argv, launcher, runner, request.root, spec.runner),
     ...(notes.length > 0 ? { notes } : {}),
     reports: [{ path: report, parser: spec.parser }],
     noTestsExitCodes: [LAUNCHER_NO_TEST_FILES_EXIT],
   };
+}
+
+/** A launcher command (`node … launch.cjs --package d --report r [--path p]… [--name n]
+ * -- [script args]`) as the runner's own command line: `npx jest test/a.test.js -t name`.
+ * The launcher matches a path as what is under it (jest: an anchored pattern, vitest: a
+ * filter), as the runners take a path operand: relative to the root, where it runs. */
+function shownLauncherCommand(argv: readonly string[], launcher: string, runner: readonly string[], root: string, id: 'jest' | 'vitest'): readonly string[] {
+  const at = argv.indexOf(launcher);
+  const end = argv.indexOf('--', at);
+  if (at === -1 || end === -1) return argv;
+  const paths: string[] = [];
+  let name: string | null = null;
+  for (let i = at + 1; i < end; i += 2) {
+    const value = argv[i + 1] ?? '';
+    if (argv[i] === '--path') paths.push(shownPath(path.relative(root, value) || '.', value.endsWith('/'), id));
+    else if (argv[i] === '--name') name = value;
+  }
+  const given = argv.slice(end + 1);
+  // vitest without `run` watches; the launcher always runs once.
+  const watching = id === 'vitest' && (given[0] === 'watch' || given[0] === 'dev');
+  const script = watching ? given.slice(1) : given;
+  const mode = id === 'vitest' && script[0] !== 'run' ? ['run'] : [];
+  const pattern = name === null ? [] : name.startsWith('-') ? [`--testNamePattern=${name}`] : ['-t', name];
+  return [...runner, ...mode, ...script, ...paths, ...pattern];
+}
+
+/** jest reads a path operand as a regex: its special characters (but `.` and `/`, which
+ * match themselves) are escaped; vitest reads it as text. A directory keeps its `/`. */
+function shownPath(relative: string, directory: boolean, id: 'jest' | 'vitest'): string {
+  const text = id === 'jest' ? relative.replace(/[\\^$*+?()[\]{}|]/g, '\\$&') : relative;
+  // `./`: a path that starts with `-` is an option to both.
+  const operand = text.startsWith('-') ? `./${text}` : text;
+  return directory && !operand.endsWith('/') ? `${operand}/` : operand;
 }
 
 /** The launchers' exit code when the runner itself found no test file to run

@@ -11,6 +11,7 @@
 import path from 'node:path';
 import type { FailedTest, ParseContext, ParsedReport, RunningTest, TestResult } from '../../model/results.js';
 import { headerTarget, LibtestText } from './libtest-text.js';
+import { targetSuite } from './suite.js';
 import { classify, Diagnostics, docTestLocation, noteLocation, panicOf, type Location } from './text.js';
 import { appendAll, boundMessage, parseJsonObject, preview, relativeFile, str } from '../../parsers/fields.js';
 import { lineParser, parseText, type ParserFactory } from '../../parsers/stream.js';
@@ -276,7 +277,7 @@ class CargoStream {
     return { ...base, ...(at ?? {}), ...time, status: 'failed', message: boundMessage(message) };
   }
 
-  private base(name: string, target: Target | null): Pick<FailedTest, 'id' | 'name' | 'file' | 'line'> {
+  private base(name: string, target: Target | null): Pick<FailedTest, 'id' | 'name' | 'file' | 'line' | 'suite'> {
     if (target === null) {
       // Text output without its headers: a doc test still says what it is.
       const doc = docTestLocation(name);
@@ -293,13 +294,14 @@ class CargoStream {
       name: `${own ? '' : `[${target.pkg}] `}${label}: ${name}`,
       file,
       line: doc?.line ?? null,
+      suite: targetSuite(target.pkg, target.kind, target.name),
     };
   }
 
   /** A binary cargo says failed without a libtest stream (it crashed first, or uses its own harness). */
   private silentFailure(run: Run, target: Target): FailedTest {
     const id = `${target.pkg === '' ? '' : `${target.pkg} `}${selectorOf(target.kind, target.name)}`;
-    return { id, name: `${run.label}: failed without reporting tests`, file: null, line: null, status: 'error', message: run.reason ?? `cargo: test failed, to rerun pass \`${run.failed ?? ''}\`` };
+    return { id, name: `${run.label}: failed without reporting tests`, file: null, line: null, suite: targetSuite(target.pkg, target.kind, target.name), status: 'error', message: run.reason ?? `cargo: test failed, to rerun pass \`${run.failed ?? ''}\`` };
   }
 
   /** A rustc path (relative to the workspace root, where rustc ran) made project-relative. */

@@ -2,14 +2,18 @@ import path from 'node:path';
 import { usageError } from '../../model/errors.js';
 import type { FailedTestRecord } from '../../model/results.js';
 import type { ProjectFacts } from '../../project/facts.js';
-import { tomlAt, tomlTable } from '../../project/toml.js';
+import { tomlAt, tomlString, tomlTable } from '../../project/toml.js';
+import { cargoTestsAt } from './at-line.js';
+import { refusedOption } from '../../project/runner-args.js';
 import type { Runner, Invocation, PlanRequest } from '../types.js';
+import { cargoHumanOutput } from './human.js';
 
 /** cargo prints artifact messages (which binary is which target of which package) as
  * JSON on stdout and still renders compiler errors as text on stderr; each libtest
  * binary prints its JSON events on stdout. run-tests copies both streams into the
  * report file. `--no-fail-fast`: every target runs even when one fails. */
-const CARGO_TEST = ['cargo', 'test', '--offline', '--no-fail-fast', '--message-format', 'json-render-diagnostics'] as const;
+const CARGO = ['cargo', 'test', '--offline', '--no-fail-fast'] as const;
+const CARGO_TEST = [...CARGO, '--message-format', 'json-render-diagnostics'] as const;
 const LIBTEST_JSON = ['-Z', 'unstable-options', '--format', 'json', '--report-time'] as const;
 
 /** libtest accepts `-Z unstable-options` on stable when RUSTC_BOOTSTRAP is set at all,
@@ -34,13 +38,16 @@ export const cargo: Runner = {
   plan(request: PlanRequest): Invocation {
     const report = request.artifacts.file('cargo-test.jsonl');
     const commands = request.rerun ? rerunCommands(request.rerun) : [plainCommand(request)];
-    const [first, ...rest] = commands.map(({ select, filters }) => [...CARGO_TEST, ...select, '--', ...LIBTEST_JSON, ...filters]);
+    const own = splitAtDashes(request.runnerArgs ?? []);
+    const [first, ...rest] = commands.map(({ select, filters }) => [...CARGO_TEST, ...select, ...own.cargo, '--', ...LIBTEST_JSON, ...own.libtest, ...filters]);
     const workspace = workspaceRoot(request.facts, request.root);
     return {
-      argv: first ?? [...CARGO_TEST, '--', ...LIBTEST_JSON],
+      argv: first ?? [...CARGO_TEST, ...own.cargo, '--', ...LIBTEST_JSON, ...own.libtest],
       ...(rest.length > 0 ? { thenArgv: rest } : {}),
       env: { ...request.env, RUSTC_BOOTSTRAP: request.env['RUSTC_BOOTSTRAP'] ?? LIBTEST_BOOTSTRAP },
-      shownEnv: ['RUSTC_BOOTSTRAP'],
+      // cargo test as a person types it: JSON messages and libtest's JSON are for run-tests.
+      shownArgv: shownCargoCommand,
+      humanOutput: cargoHumanOutput,
       cwd: request.root,
       reports: [{ path: report, parser: 'cargo', ...(workspace === request.root ? {} : { hints: { workspace } }) }],
       captureOutput: report,
@@ -56,6 +63,19 @@ export const cargo: Runner = {
     if (start === -1) return [];
     const end = lines.findIndex((line, i) => i > start && line.trim() === '');
     return lines.slice(start, Math.min(end === -1 ? lines.length : end, start + 5));
+  },
+
+  /** The #[test] fn at the line (every one of a `mod` at its other lines), run by its
+   * exact libtest path in its target. */
+  testsAt(file, at, facts) {
+    if ('node' in at) throw usageError(`cargo has no node ids (${file}::${at.node}): give a line, ${file}:<line>`);
+    return { tests: cargoTestsAt(file, at.line, facts.read(file) ?? '', tomlString(tomlTable(facts.read('Cargo.toml')), 'package', 'name')) };
+  },
+
+  /** cargo's own options, and after a `--` of their own the test binaries' (libtest's). */
+  refusedArgument(args) {
+    const { cargo: options, libtest } = splitAtDashes(args);
+    return refusedOption('cargo', options, REFUSED_CARGO) ?? refusedOption('cargo\'s test binaries', libtest, REFUSED_LIBTEST);
   },
 
   /** A package-level record (a compile error: id = package) is settled once any test
@@ -76,6 +96,37 @@ export const cargo: Runner = {
     return crateRoot === null ? null : testDefinition(facts, crateRoot, parsed.test);
   },
 };
+
+/** A planned command (`cargo test … [select] -- <libtest JSON> [filters]`) without the
+ * JSON options, and without the `--` when no libtest argument is left. */
+export function shownCargoCommand(argv: readonly string[]): readonly string[] {
+  const end = argv.indexOf('--');
+  if (end === -1) return argv;
+  const libtest = argv.slice(end + 1 + LIBTEST_JSON.length);
+  return [...CARGO, ...argv.slice(CARGO_TEST.length, end), ...(libtest.length > 0 ? ['--', ...libtest] : [])];
+}
+
+/** What would take the run away from the JSON run-tests reads, or make it run nothing. */
+const REFUSED_CARGO: Readonly<Record<string, string>> = {
+  '--no-run': 'it builds the tests and runs none',
+  '--message-format': "run-tests reads cargo's JSON messages (--message-format json-render-diagnostics)",
+  '--help': 'it prints help and runs no test',
+  '--version': 'it prints the version and runs no test',
+};
+const REFUSED_LIBTEST: Readonly<Record<string, string>> = {
+  '--format': "run-tests reads libtest's JSON events (--format json)",
+  '-q': 'it is --format terse; run-tests reads libtest\'s JSON events (--format json)',
+  '--quiet': 'it is --format terse; run-tests reads libtest\'s JSON events (--format json)',
+  '--list': 'it lists the tests and runs none',
+  '--logfile': 'libtest then writes its results to that file, not where run-tests reads them',
+  '--help': 'it prints help and runs no test',
+};
+
+/** `run-tests -- <cargo options> -- <test binary options>`, as `cargo test` reads them. */
+function splitAtDashes(args: readonly string[]): { cargo: readonly string[]; libtest: readonly string[] } {
+  const at = args.indexOf('--');
+  return at === -1 ? { cargo: args, libtest: [] } : { cargo: args.slice(0, at), libtest: args.slice(at + 1) };
+}
 
 export interface CargoCommand {
   /** Target selection: `-p pkg --test api`, `--lib`, … (empty: every target). */

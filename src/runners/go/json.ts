@@ -17,7 +17,7 @@ import { prefixLocation } from '../../parsers/go-output.js';
 import { NestedRuns } from './nested.js';
 import { lineParser, parseText, type ParserFactory } from '../../parsers/stream.js';
 
-type Base = Pick<FailedTest, 'id' | 'name' | 'file' | 'line' | 'durationMs'>;
+type Base = Pick<FailedTest, 'id' | 'name' | 'file' | 'line' | 'durationMs' | 'suite'>;
 
 
 interface TestState {
@@ -53,6 +53,7 @@ export const createGoJsonParser: ParserFactory = (ctx) => {
     line: (text, lineNo, cutOff) => stream.line(text, lineNo, cutOff),
     end: () => stream.end(),
     finished: () => stream.results.size,
+    live: () => ({ tests: stream.added, total: null, files: null }),
   });
 };
 
@@ -60,6 +61,9 @@ export const parseGoJson = (text: string, ctx: ParseContext): ParsedReport => pa
 
 class GoStream {
   readonly results = new Map<string, TestResult>();
+  /** Every result as it was added, for the live display (one that is dropped later, a
+   * nested run's, stays here: the report is what counts). */
+  readonly added: TestResult[] = [];
   private readonly packages = new Map<string, PackageState>();
   private readonly build: BuildFailures;
   private readonly warnings: string[] = [];
@@ -196,13 +200,13 @@ class GoStream {
     if (action === 'pass') {
       // Built whole, without spreads: most results are passes, and large runs have many.
       this.add(pkg, elapsed === null
-        ? { id, name: test.name, file: null, line: null, status: 'passed' }
-        : { id, name: test.name, file: null, line: null, durationMs: Math.round(elapsed * 1000), status: 'passed' });
+        ? { id, name: test.name, file: null, line: null, suite: pkg.path, status: 'passed' }
+        : { id, name: test.name, file: null, line: null, durationMs: Math.round(elapsed * 1000), suite: pkg.path, status: 'passed' });
       // Its output has served: memory stays with the tests still running.
       test.output.length = 0;
       return;
     }
-    const base: Base = { id, name: test.name, file: null, line: null, ...(elapsed === null ? {} : { durationMs: Math.round(elapsed * 1000) }) };
+    const base: Base = { id, name: test.name, file: null, line: null, suite: pkg.path, ...(elapsed === null ? {} : { durationMs: Math.round(elapsed * 1000) }) };
     const output = test.output.map(decode);
     if (action === 'skip') {
       this.add(pkg, skipped(this.packageDir(pkg.path), output, base));
@@ -240,7 +244,7 @@ class GoStream {
       const output = test.output.map(decode);
       const after = timedOutAfter(output) ?? timedOutAfter(pkg.output);
       const why = after === null ? 'the test did not finish: its package ended while it ran' : `go's -timeout (${after}) ended the package while this test ran`;
-      const result = this.failed(pkg, output, { id: goTestId(pkg.path, test.name), name: test.name, file: null, line: null }, why);
+      const result = this.failed(pkg, output, { id: goTestId(pkg.path, test.name), name: test.name, file: null, line: null, suite: pkg.path }, why);
       this.add(pkg, { ...result, status: 'error' });
       this.warnings.push(`${pkg.path}: ${why} (${test.name}); its later tests did not run`);
     }
@@ -260,6 +264,7 @@ class GoStream {
       id: pkg.path,
       name: `package failed: ${pkg.path}`,
       ...(at ?? { file: null, line: null }),
+      suite: pkg.path,
       status: 'error',
       message: boundMessage(pkg.results === 0 ? messageOf(output) || why : [messageOf(output), why].filter((m) => m !== '').join('\n')),
     };
@@ -272,7 +277,7 @@ class GoStream {
     const lost = [...pkg.tests.values()].filter((t) => !t.done && !t.hasChildren);
     for (const test of lost) {
       test.done = true;
-      this.add(pkg, { id: goTestId(pkg.path, test.name), name: test.name, file: null, line: null, status: 'passed' });
+      this.add(pkg, { id: goTestId(pkg.path, test.name), name: test.name, file: null, line: null, suite: pkg.path, status: 'passed' });
     }
     if (lost.length > 0) {
       this.warnings.push(`${pkg.path}: go gave no outcome for ${lost.map((t) => t.name).join(', ')} (before Go 1.20 it loses one when a test's output does not end in a newline); its package passed, so counted as passed`);
@@ -295,6 +300,7 @@ class GoStream {
     pkg.results += 1;
     if (isFailing(result)) pkg.failures += 1;
     this.results.set(result.id, result);
+    this.added.push(result);
   }
 
   private remove(pkg: PackageState, id: string): TestResult | undefined {

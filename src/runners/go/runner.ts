@@ -3,6 +3,10 @@ import type { ProjectFacts } from '../../project/facts.js';
 import { escapeGoRegex, selectionCommands, type GoCommand } from './select.js';
 import type { Runner, Invocation, PlanRequest } from '../types.js';
 import { parseGoTestId } from './id.js';
+import { goHumanOutput } from './human.js';
+import { goTestAt } from './at-line.js';
+import { usageError } from '../../model/errors.js';
+import { refusedOption } from '../../project/runner-args.js';
 
 export { escapeGoRegex, goRunPattern } from './select.js';
 
@@ -13,6 +17,18 @@ export { escapeGoRegex, goRunPattern } from './select.js';
  * adds `-count=1`, which runs every test afresh. */
 const GO_TEST = ['go', 'test', '-json'] as const;
 
+/** Flags after which go test prints no JSON run-tests reads, runs no test, or passes
+ * run-tests' own selection on to the test binary. */
+const REFUSED: Readonly<Record<string, string>> = {
+  '-json': 'run-tests gives it already (-json=false would leave no events to read)',
+  '-c': 'it compiles the test binary and runs no test',
+  '-list': 'it lists the tests and runs none',
+  '-n': 'it prints the commands and runs none',
+  '-args': "everything after it, run-tests' -run and packages too, would go to the test binary",
+  '-h': 'it prints help and runs no test',
+  '-help': 'it prints help and runs no test',
+};
+
 export const go: Runner = {
   id: 'go',
   parsers: { 'go-json': { load: async () => (await import('./json.js')).createGoJsonParser, hints: goReportHints } },
@@ -21,6 +37,14 @@ export const go: Runner = {
   installHint: 'install Go (Debian: apt-get install golang-go)',
   // A passing test has no file, a failure the file where it failed: the id names the test.
   identity: 'name-and-id',
+  // go's flags are single-dash words that never bundle: `-c` is not `-count=1`.
+  refusedArgument: (args) => refusedOption('go test', args, REFUSED, { bundles: false }),
+
+  /** The Test, Fuzz or Example function at the line, run by its exact name in its package. */
+  testsAt(file, at, facts) {
+    if ('node' in at) throw usageError(`go has no node ids (${file}::${at.node}): give a line, ${file}:<line>`);
+    return { tests: [goTestAt(file, at.line, facts.read(file) ?? '', modulePath(facts))] };
+  },
 
   detect(facts) {
     return facts.exists('go.mod') ? 'go.mod found: `go test ./...`' : null;
@@ -33,13 +57,16 @@ export const go: Runner = {
       : selectionCommands(request.files, request.name, request.facts);
     const test = request.noCache === true ? [...GO_TEST, '-count=1'] : GO_TEST;
     const [first, ...rest] = commands.map(({ run, packages }) => [
-      ...test, ...(run === null ? [] : ['-run', run]), ...packages,
+      ...test, ...(request.runnerArgs ?? []), ...(run === null ? [] : ['-run', run]), ...packages,
     ]);
     return {
-      argv: first ?? [...test, './...'],
+      argv: first ?? [...test, ...(request.runnerArgs ?? []), './...'],
       ...(rest.length > 0 ? { thenArgv: rest } : {}),
       ...(notes.length > 0 ? { notes } : {}),
       env: { ...request.env },
+      // go test prints as a person sees it without -json, which only run-tests reads.
+      shownArgv: (argv) => argv.filter((word, i) => i !== 2 || word !== '-json'),
+      humanOutput: goHumanOutput,
       cwd: request.root,
       reports: [{ path: request.artifacts.log, parser: 'go-json', hints: goReportHints(request.facts) }],
     };
@@ -53,9 +80,11 @@ export const go: Runner = {
   },
 
   /** A package-level record (a build failure: id = import path) is settled once any
-   * test of that package has run. */
+   * test of that package has run, a test's once its subtests have. */
   covers(record, result) {
-    return parseGoTestId(record.id).name === null && parseGoTestId(result.id).importPath === record.id;
+    if (parseGoTestId(record.id).name === null) return parseGoTestId(result.id).importPath === record.id;
+    // A test with subtests is reported as its subtests (`file:line` selects the top-level test).
+    return result.id.startsWith(`${record.id}/`);
   },
 
   /** A failure go printed no `file_test.go:N:` for (an example's wrong output, t.Fail()

@@ -130,6 +130,7 @@ export class BuildFailures {
         name: `build failed: ${pkg}`,
         file: output?.first?.file ?? null,
         line: output?.first?.line ?? null,
+        suite: pkg,
         status: 'error' as const,
         message: boundMessage(message),
       };

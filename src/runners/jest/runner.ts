@@ -2,6 +2,21 @@ import { JEST_NAME_SEPARATOR } from './events.js';
 import { chooseNodeRunner, launcherInvocation, NODE_INSTALL_HINT, nodeDetectionMiss } from '../../ecosystems/node/project.js';
 import { supportedPackage } from '../../ecosystems/node/versions.js';
 import type { Runner, Invocation, PlanRequest } from '../types.js';
+import { jsTestsAt } from '../../ecosystems/node/defined-tests.js';
+import { testId } from '../../ecosystems/node/jest-vitest-events.js';
+import { refusedOption } from '../../project/runner-args.js';
+
+/** Options that replace the reporter run-tests reads, or after which jest runs no test. */
+const REFUSED: Readonly<Record<string, string>> = {
+  '--reporters': 'it replaces the reporter run-tests reads the results from',
+  '--watch': 'it never ends',
+  '--watchAll': 'it never ends',
+  '--listTests': 'it lists the test files and runs none',
+  '--showConfig': 'it prints the configuration and runs no test',
+  '--clearCache': 'it clears the cache and runs no test',
+  '--help': 'it prints help and runs no test',
+  '--version': 'it prints the version and runs no test',
+};
 
 export const jest: Runner = {
   id: 'jest',
@@ -24,6 +39,14 @@ export const jest: Runner = {
    * with scripts.test's node flags, environment and jest arguments, plus our reporter. */
   plan(request: PlanRequest): Invocation {
     supportedPackage(request.facts, 'jest');
-    return launcherInvocation(request, { runner: 'jest', launcher: 'launch.cjs', nameSeparator: JEST_NAME_SEPARATOR, parser: 'jest' });
+    return launcherInvocation(request, { runner: 'jest', launcher: 'launch.cjs', nameSeparator: JEST_NAME_SEPARATOR, parser: 'jest', bin: 'bin/jest.js' });
+  },
+
+  refusedArgument: (args) => refusedOption('jest', args, REFUSED),
+
+  /** The tests defined at the line, run by their exact full names in their file. */
+  testsAt(file, at, facts) {
+    const tests = jsTestsAt('jest', file, at, facts.read(file)).map((chain) => chain.map((block) => block.name).join(JEST_NAME_SEPARATOR));
+    return { tests: tests.map((name) => ({ id: testId(file, name), test_name: name, file, line: null, status: 'failed' as const, message: '' })) };
   },
 };

@@ -2,6 +2,7 @@ import { usageError } from '../../model/errors.js';
 import { chooseRakeTestTask, type RakeTestTask } from './rake-tasks.js';
 import { asFileOperand, bundleExec, minitestFilter, minitestReporterEnv, minitestSelectedByName, RUBY_INSTALL_HINT, rubyFailureLines, selectedFiles, usesBundler } from '../../ecosystems/ruby.js';
 import type { Runner, Invocation, PlanRequest } from '../types.js';
+import { minitestTestsAt } from './at-line.js';
 
 /** Characters rake would interpret: it hands the test command line to a shell, with
  * file names in double quotes. */
@@ -28,6 +29,10 @@ export function rakeTestGlob(files: readonly string[], isDirectory: (file: strin
   return globs.length === 1 && only !== undefined ? only : `{${globs.join(',')}}`;
 }
 
+/** A word as a POSIX shell reads it back: rake gives TESTOPTS to a shell, and
+ * Minitest::TestTask splits A as one would (Shellwords). */
+const shellWord = (word: string): string => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);
+
 const rakeCommand = (task: RakeTestTask): string => `rake ${task.name}`;
 
 export const minitest: Runner = {
@@ -38,6 +43,12 @@ export const minitest: Runner = {
   installHint: RUBY_INSTALL_HINT,
   failureLines: rubyFailureLines,
   selectedByName: minitestSelectedByName,
+
+  /** The test method at the line (every one of a class at its other lines), run by its exact name. */
+  testsAt(file, at, facts) {
+    if ('node' in at) throw usageError(`minitest has no node ids (${file}::${at.node}): give a line, ${file}:<line>`);
+    return { tests: minitestTestsAt(file, at.line, facts.read(file) ?? '') };
+  },
 
   detect(facts) {
     const { task, why } = chooseRakeTestTask(facts);
@@ -57,11 +68,18 @@ export const minitest: Runner = {
     const glob = byPlugin ? null : rakeTestGlob(files, (file) => request.facts.isDirectory(file), task.filePattern);
     if (glob !== null) env.TEST = glob;
     const rake = ['rake', task.name];
+    const bundled = usesBundler(request);
+    const filter = env.RUN_TESTS_MINITEST_FILTER;
+    // The filter in the task's own option variable, as one word: rake's test loader
+    // loads each argument not starting with `-` as a file.
+    const options = filter === undefined ? [] : [`${task.kind === 'Minitest::TestTask' ? 'A' : 'TESTOPTS'}=${shellWord(`--name=/${filter}/`)}`];
     return {
-      ...(usesBundler(request) ? bundleExec(request, rake) : { argv: rake }),
+      ...(bundled ? bundleExec(request, rake) : { argv: rake }),
+      shownArgv: () => [...(bundled ? ['bundle', 'exec'] : []), ...rake, ...options],
       env,
       cwd: request.root,
-      shownEnv: ['TEST', 'RUN_TESTS_MINITEST_FILTER', 'RUN_TESTS_MINITEST_FILES'],
+      // Minitest::TestTask has no variable for files: our plugin's selection stays shown.
+      shownEnv: ['TEST', 'RUN_TESTS_MINITEST_FILES'],
       reports: [{ path: report, parser: 'minitest-jsonl' }],
     };
   },

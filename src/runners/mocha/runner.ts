@@ -1,10 +1,13 @@
 import path from 'node:path';
 import type { FailedTestRecord } from '../../model/results.js';
-import { mochaTestFile } from './spec.js';
+import { mochaTestFile, withoutSpecs } from './spec.js';
 import { expandDirectories, fileOperand } from '../../ecosystems/node/files.js';
-import { chooseNodeRunner, escapeJsRegex, localBin, NODE_INSTALL_HINT, nodeDetectionMiss, packageJson, testScript, type TestScript } from '../../ecosystems/node/project.js';
+import { chooseNodeRunner, escapeJsRegex, localBin, shownBin, NODE_INSTALL_HINT, nodeDetectionMiss, packageJson, testScript, type TestScript } from '../../ecosystems/node/project.js';
 import { supportedPackage } from '../../ecosystems/node/versions.js';
 import type { Runner, Invocation, PlanRequest } from '../types.js';
+import { jsTestsAt } from '../../ecosystems/node/defined-tests.js';
+import { mochaId } from './events.js';
+import { refusedOption } from '../../project/runner-args.js';
 
 /** Escapes text for a JavaScript regular expression, matching it literally. */
 /** What one mocha process runs: files (none = the project's own spec) and a grep. */
@@ -26,6 +29,13 @@ export const mocha: Runner = {
   },
 
   unmatched: nodeDetectionMiss,
+  refusedArgument: (args) => refusedOption('mocha', args, REFUSED),
+
+  /** The tests defined at the line, run by an anchored grep of their full titles. */
+  testsAt(file, at, facts) {
+    const titles = jsTestsAt('mocha', file, at, facts.read(file)).map((chain) => chain.map((block) => block.name).join(' '));
+    return { tests: titles.map((title) => ({ id: mochaId(file, title), test_name: title, file, line: null, status: 'failed' as const, message: '' })) };
+  },
 
   /** mocha runs through reporters/mocha/launcher.cjs: it loads the project's own mocha
    * and runs its CLI with the script's arguments and our reporter, so the tests'
@@ -41,22 +51,58 @@ export const mocha: Runner = {
     const report = request.artifacts.file('mocha-events.jsonl');
     const launcher = path.join(request.reportersDir, 'mocha', 'launcher.cjs');
     const command = (selection: Selection): string[] => [
-      'node', ...(own ? script.nodeArgs : []), launcher, ...(own ? script.args : []),
+      'node', ...(own ? script.nodeArgs : []), launcher, ...(own ? script.args : []), ...(request.runnerArgs ?? []),
       '--run-tests', '--mocha', dir, '--bin', bin, '--report', report,
       ...(selection.grep === null ? [] : ['--grep', selection.grep]),
       ...selection.files.map(fileOperand),
     ];
     const files = expandDirectories(facts, request.files, mochaTestFile(facts, own ? script.args : []));
     const [first, ...then] = request.rerun ? rerunSelections(request.rerun) : [{ files, grep: nameGrep(request) }];
+    // As a person runs it: the project's mocha, with the script's node flags if it has any.
+    const shown = own && script.nodeArgs.length > 0 ? ['node', ...script.nodeArgs, bin] : shownBin(facts, 'mocha');
     return {
       argv: command(first ?? { files: [], grep: null }),
       ...(then.length > 0 ? { thenArgv: then.map(command) } : {}),
       env: { ...request.env, ...(own ? script.env : {}) },
       cwd: request.root,
+      ...(own ? { shownEnv: Object.keys(script.env) } : {}),
+      shownArgv: (argv) => shownMochaCommand(argv, launcher, shown),
       notes: scriptNotes(script, pkg.scripts?.test),
       reports: [{ path: report, parser: 'mocha' }],
     };
   },
+};
+
+/** The launcher's command as mocha's: the script's arguments (without its spec when
+ * files are named: the launcher replaces it) and the selection, without the launcher's
+ * own `--run-tests --mocha d --bin b --report r`. */
+function shownMochaCommand(argv: readonly string[], launcher: string, mocha: readonly string[]): readonly string[] {
+  const at = argv.indexOf(launcher);
+  const own = argv.lastIndexOf('--run-tests');
+  if (at === -1 || own < at) return argv;
+  const script = argv.slice(at + 1, own);
+  const selection = argv.slice(own + 7);
+  const grep = selection[0] === '--grep' ? selection[1] ?? '' : null;
+  const files = grep === null ? selection : selection.slice(2);
+  // A value that starts with `-` is one word with its option, which mocha would read as another.
+  const grepArgs = grep === null ? [] : grep.startsWith('-') ? [`--grep=${grep}`] : ['--grep', grep];
+  return [...mocha, ...(files.length > 0 ? withoutSpecs(script) : script), ...grepArgs, ...files];
+}
+
+/** Options that replace the reporter run-tests reads, or after which mocha reports
+ * tests it did not run, never ends or runs none. */
+const REFUSED: Readonly<Record<string, string>> = {
+  '--reporter': 'it replaces the reporter run-tests reads the results from',
+  '-R': 'it is --reporter, which replaces the reporter run-tests reads the results from',
+  '--dry-run': 'mocha then reports every test as passed without running it',
+  '--watch': 'it never ends',
+  '-w': 'it is --watch, which never ends',
+  '--list-interfaces': 'it lists the interfaces and runs no test',
+  '--list-reporters': 'it lists the reporters and runs no test',
+  '--help': 'it prints help and runs no test',
+  '-h': 'it prints help and runs no test',
+  '--version': 'it prints the version and runs no test',
+  '-V': 'it prints the version and runs no test',
 };
 
 function nameGrep({ name }: PlanRequest): string | null {

@@ -41,6 +41,20 @@ function mochaFiles(facts: ProjectFacts, args: readonly string[]): MochaFiles {
   };
 }
 
+/** The script's arguments without its spec (operands and `--spec`): what mocha is given
+ * when run-tests names the files, as the launcher replaces the spec with them. */
+export function withoutSpecs(args: readonly string[]): string[] {
+  const kept: string[] = [];
+  for (let i = 0; i < args.length; i += 1) {
+    const arg = args[i] ?? '';
+    const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, null];
+    if (flag === '--spec') i += inline === null ? 1 : 0;
+    else if (VALUED.has(flag)) kept.push(...args.slice(i, (i += inline === null ? 1 : 0) + 1));
+    else if (arg.startsWith('-')) kept.push(arg);
+  }
+  return kept;
+}
+
 /** spec and extension from .mocharc.json or package.json's "mocha". */
 function configured(facts: ProjectFacts): MochaFiles {
   const list = (value: unknown): string[] => (typeof value === 'string' ? [value] : Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);

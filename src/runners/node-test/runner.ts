@@ -2,10 +2,12 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { FailedTestRecord } from '../../model/results.js';
 import type { ProjectFacts } from '../../project/facts.js';
-import { parseNodeTestId } from './id.js';
+import { nodeTestId, parseNodeTestId } from './id.js';
+import { jsTestsAt } from '../../ecosystems/node/defined-tests.js';
 import { expandDirectories, expandGlobs, fileOperand, isNodeTestFile } from '../../ecosystems/node/files.js';
 import { chooseNodeRunner, escapeJsRegex, nodeDetectionMiss, packageJson, testScript, type TestScript } from '../../ecosystems/node/project.js';
 import type { Runner, Invocation, PlanRequest } from '../types.js';
+import { refusedOption } from '../../project/runner-args.js';
 
 /** What one `node --test` runs: files (none = the script's paths, or node's discovery)
  * and name patterns (node runs a test when any pattern matches its name). */
@@ -15,6 +17,15 @@ interface Selection {
 }
 
 const REPORTER_FLAGS = ['--test-reporter', '--test-reporter-destination'] as const;
+
+/** Options that replace the reporter run-tests reads, or after which node never ends. */
+const REFUSED: Readonly<Record<string, string>> = {
+  '--test-reporter': 'it replaces the reporters run-tests gives node (its own reads the results)',
+  '--test-reporter-destination': 'it moves the output of the reporters run-tests gives node',
+  '--watch': 'it never ends',
+  '--help': 'it prints help and runs no test',
+  '--version': 'it prints the version and runs no test',
+};
 
 export const nodeTest: Runner = {
   id: 'node-test',
@@ -29,6 +40,19 @@ export const nodeTest: Runner = {
   },
 
   unmatched: nodeDetectionMiss,
+  // node's own options, which do not bundle: `--test-reporter=x` is one word.
+  refusedArgument: (args) => refusedOption('node --test', args, REFUSED, { bundles: false }),
+
+  /** The tests defined at the line, run by the exact name of their outermost test. */
+  testsAt(file, at, facts) {
+    return {
+      tests: jsTestsAt('node --test', file, at, facts.read(file)).map((chain) => {
+        const split = chain.findIndex((block) => block.kind === 'test');
+        const [suites, tests] = [chain.slice(0, split).map((b) => b.name), chain.slice(split).map((b) => b.name)];
+        return { id: nodeTestId(file, suites, tests), test_name: [...suites, ...tests].join(' > '), file, line: null, status: 'failed' as const, message: '' };
+      }),
+    };
+  },
 
   /** The same node that runs run-tests. Our reporter runs in node's parent process and
    * the spec reporter writes the log; node gives neither flag to the test files'
@@ -47,6 +71,7 @@ export const nodeTest: Runner = {
       process.execPath, ...flags, '--test',
       ...logReporters.flat(), `--test-reporter=${reporter}`, `--test-reporter-destination=${report}`,
       ...(selection.pattern === null ? (selecting ? [] : patterns) : [`--test-name-pattern=${selection.pattern}`]),
+      ...(request.runnerArgs ?? []),
       ...(selection.files.length > 0 ? selection.files.map(fileOperand) : scriptFiles),
     ];
     // node 20 searches a directory itself, later versions take globs instead: run-tests
@@ -60,14 +85,25 @@ export const nodeTest: Runner = {
     if (selecting && patterns.length > 0) notes.push("the script's --test-name-pattern is replaced by run-tests' selection");
     const globs = own ? script.args.filter((arg) => !scriptFiles.includes(arg)) : [];
     if (globs.length > 0 && first?.files.length === 0) notes.push(`node ${process.versions.node} does not expand globs: run-tests gave it the files of ${globs.join(', ')}, as npm's shell would`);
+    // Shown without the reporters run-tests adds: node's default one is what a person sees.
+    const injected = new Set([`--test-reporter=${reporter}`, `--test-reporter-destination=${report}`, ...(reporters.length > 0 ? [] : logReporters.flat())]);
     return {
       argv: command(first ?? { files: [], pattern: null }),
       ...(then.length > 0 ? { thenArgv: then.map(command) } : {}),
       env,
       cwd: request.root,
+      ...(own ? { shownEnv: Object.keys(script.env) } : {}),
+      shownArgv: (argv) => ['node', ...argv.slice(1).filter((word) => !injected.has(word))],
       notes,
       reports: [{ path: report, parser: 'node-test' }],
     };
+  },
+
+  /** A test with subtests is reported as its subtests: they speak for it. */
+  covers(record, result) {
+    const [parent, child] = [parseNodeTestId(record.id, record.file), parseNodeTestId(result.id, result.file)];
+    if (parent === null || child === null || record.file !== result.file || child.tests.length <= parent.tests.length) return false;
+    return JSON.stringify([parent.suites, parent.tests]) === JSON.stringify([child.suites, child.tests.slice(0, parent.tests.length)]);
   },
 };
 

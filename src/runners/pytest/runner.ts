@@ -3,6 +3,9 @@ import type { FailedTestRecord } from '../../model/results.js';
 import type { ProjectFacts } from '../../project/facts.js';
 import { escapePythonRegex, pytestConfig, virtualenvPython } from '../../ecosystems/python.js';
 import type { NameFilter } from '../../model/request.js';
+import { usageError } from '../../model/errors.js';
+import { pythonDefinitionAt } from './at-line.js';
+import { refusedOption } from '../../project/runner-args.js';
 import type { Runner, Invocation, PlanRequest } from '../types.js';
 
 /** The plugin module in reporters/pytest, and the launcher that stands for `python3 -m pytest`. */
@@ -36,7 +39,7 @@ export const pytest: Runner = {
   plan(request: PlanRequest): Invocation {
     const report = request.artifacts.file('pytest.jsonl');
     const filter = request.rerun === null && request.name !== null ? pytestFilter(request.name) : null;
-    const args = request.rerun === null ? request.files.map(safeArgument) : rerunArguments(request.rerun);
+    const args = request.rerun === null ? [...request.files, ...(request.at ?? [])].map(safeArgument) : rerunArguments(request.rerun);
     const venv = virtualenvPython(request.facts);
     const plugins = request.env.PYTEST_PLUGINS;
     const pythonPath = request.env.PYTHONPATH;
@@ -54,17 +57,34 @@ export const pytest: Runner = {
       const python = path.join(request.root, venv);
       return {
         ...common,
-        argv: [python, '-m', 'pytest', ...args],
+        argv: [python, '-m', 'pytest', ...args, ...(request.runnerArgs ?? [])],
         shownArgv: (argv) => [venv, ...argv.slice(1)],
         requires: [python],
       };
     }
     return {
       ...common,
-      argv: ['python3', path.join(reporters, LAUNCHER), ...args],
+      argv: ['python3', path.join(reporters, LAUNCHER), ...args, ...(request.runnerArgs ?? [])],
       shownArgv: (argv) => ['python3', '-m', 'pytest', ...argv.slice(2)],
       requires: ['python3'],
     };
+  },
+
+  /** `-p no:run_tests_pytest` would turn off the plugin run-tests reads the results from. */
+  refusedArgument(args) {
+    const plugin = args.findIndex((arg, i) => pluginOption(arg, args[i + 1]) === `no:${PLUGIN}`);
+    const given = args[plugin] === '-p' ? `-p no:${PLUGIN}` : args[plugin];
+    if (plugin !== -1) return `${JSON.stringify(given)} cannot be passed to pytest: it turns off ${PLUGIN}, the plugin run-tests reads the results from`;
+    return refusedOption('pytest', args, REFUSED);
+  },
+
+  /** pytest's node ids: `file::node` as given, and a line as the function or class
+   * defined there (`file::Class::test`); pytest runs every parametrization of it. */
+  testsAt(file, at, facts) {
+    if ('node' in at) return { operands: [`${file}::${at.node}`] };
+    const names = pythonDefinitionAt(facts.read(file) ?? '', at.line);
+    if (names === null) throw usageError(`no test function or class is defined at ${file}:${at.line}`);
+    return { operands: [[file, ...names].join('::')] };
   },
 
   /** A collection error of a class (id `file::Class`) is settled once a test in it ran. */
@@ -72,6 +92,27 @@ export const pytest: Runner = {
     return result.id.startsWith(`${record.id}::`);
   },
 };
+
+/** Options after which pytest runs no test, or reports tests it did not run. */
+const REFUSED: Readonly<Record<string, string>> = {
+  '--collect-only': 'it collects the tests and runs none',
+  '--co': 'it collects the tests and runs none',
+  '--setup-only': 'it runs the fixtures without the tests',
+  '--setup-plan': 'it shows the fixtures without running the tests',
+  '--fixtures': 'it lists the fixtures and runs no test',
+  '--fixtures-per-test': 'it lists the fixtures and runs no test',
+  '--markers': 'it lists the markers and runs no test',
+  '--help': 'it prints help and runs no test',
+  '-h': 'it prints help and runs no test',
+  '--version': 'it prints the version and runs no test',
+  '-V': 'it prints the version and runs no test',
+};
+
+/** The plugin a `-p` argument names (`-p x`, `-px`), or null. */
+function pluginOption(arg: string, next: string | undefined): string | null {
+  if (arg === '-p') return next ?? null;
+  return arg.startsWith('-p') && !arg.startsWith('--') ? arg.slice(2) : null;
+}
 
 /** Why this looks like a pytest project, or null. */
 export function pytestEvidence(facts: ProjectFacts): string | null {

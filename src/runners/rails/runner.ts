@@ -2,6 +2,7 @@ import path from 'node:path';
 import { usageError } from '../../model/errors.js';
 import { minitestFilter, minitestReporterEnv, minitestSelectedByName, RUBY_INSTALL_HINT, rubyFailureLines, selectedFiles } from '../../ecosystems/ruby.js';
 import type { Runner, Invocation, PlanRequest } from '../types.js';
+import { refusedOption } from '../../project/runner-args.js';
 
 /** What `bin/rails test` takes for a path (Rails::TestUnit::Runner#path_argument?);
  * any other argument goes to minitest's option parser, or is dropped, and Rails then
@@ -19,6 +20,12 @@ export function railsPathOperand(file: string, root: string): string {
   return absolute;
 }
 
+/** Options after which bin/rails test runs no test. */
+const REFUSED: Readonly<Record<string, string>> = {
+  '--help': 'it prints help and runs no test',
+  '-h': 'it prints help and runs no test',
+};
+
 export const rails: Runner = {
   id: 'rails',
   // Not bin/rails: /usr/bin/rails would make / look like a project. Rails apps have both.
@@ -27,6 +34,13 @@ export const rails: Runner = {
   installHint: RUBY_INSTALL_HINT,
   failureLines: rubyFailureLines,
   selectedByName: minitestSelectedByName,
+  refusedArgument: (args) => refusedOption('bin/rails test', args, REFUSED),
+
+  /** `bin/rails test file:line`: the test at that line, or every test of a class there. */
+  testsAt(file, at, facts) {
+    if ('node' in at) throw usageError(`bin/rails test has no node ids (${file}::${at.node}): give a line, ${file}:<line>`);
+    return { operands: [`${railsPathOperand(file, facts.root)}:${at.line}`] };
+  },
 
   detect(facts) {
     return facts.exists('bin/rails') ? 'bin/rails found: Rails through `bin/rails test`' : null;
@@ -38,9 +52,9 @@ export const rails: Runner = {
     // Rails parses its own -n; a /…/ value is a regexp to minitest, never an option.
     const nameArgs = filter === null ? [] : ['-n', `/${filter}/`];
     const launcher = request.facts.isExecutable('bin/rails') ? ['bin/rails'] : ['ruby', 'bin/rails'];
-    const files = selectedFiles(request).map((file) => railsPathOperand(file, request.root));
+    const files = [...selectedFiles(request).map((file) => railsPathOperand(file, request.root)), ...(request.at ?? [])];
     return {
-      argv: [...launcher, 'test', ...files, ...nameArgs],
+      argv: [...launcher, 'test', ...files, ...nameArgs, ...(request.runnerArgs ?? [])],
       env: minitestReporterEnv(request, report, null),
       cwd: request.root,
       readsAsPath: (file) => RAILS_PATH.test(file),

@@ -1,10 +1,31 @@
 import path from 'node:path';
 import { asFileOperand, bundleExec, rubyEnv, RUBY_INSTALL_HINT, rubyFailureLines, usesBundler } from '../../ecosystems/ruby.js';
 import type { FailedTestRecord } from '../../model/results.js';
+import { usageError } from '../../model/errors.js';
 import type { Runner, Invocation, PlanRequest } from '../types.js';
+import { refusedOption } from '../../project/runner-args.js';
 import { documentParser } from '../../parsers/stream.js';
 
 const LISTS_RSPEC = /^\s{4}rspec-(?:core|rails) /m;
+
+/** Options that replace the formatters run-tests reads, or after which rspec reports
+ * examples it did not run, or runs none. */
+const REFUSED: Readonly<Record<string, string>> = {
+  '--format': 'it changes the formatters; run-tests gives rspec the ones it reads the results from',
+  '-f': 'it is --format, which changes the formatters run-tests reads the results from',
+  '--out': 'it moves the output of the formatters run-tests reads the results from',
+  '-o': 'it is --out, which moves the output of the formatters run-tests reads the results from',
+  '--dry-run': 'rspec then reports every example as passed without running it',
+  '--bisect': 'it runs the suite many times over, not once',
+  '--init': 'it writes configuration files and runs no test',
+  '--help': 'it prints help and runs no test',
+  '-h': 'it prints help and runs no test',
+  '--version': 'it prints the version and runs no test',
+  '-v': 'it prints the version and runs no test',
+};
+
+/** A line that declares an example group or an example (rspec's DSL and its aliases). */
+const DECLARATION = /^\s*(?:RSpec\s*\.\s*)?(?:[fx]?(?:describe|context|it|specify|example)|feature|scenario|its|shared_examples(?:_for)?|shared_context|it_behaves_like|it_should_behave_like|include_examples|include_context|pending|skip)\b/;
 
 export const rspec: Runner = {
   id: 'rspec',
@@ -18,6 +39,17 @@ export const rspec: Runner = {
   failureLines: rubyFailureLines,
   // --example selects the examples whose full description (the reported name) contains it.
   selectedByName: (text, test) => test.name.includes(text),
+  refusedArgument: (args) => refusedOption('rspec', args, REFUSED),
+
+  /** rspec's own `file:line`: the example or group declared at the line or nearest above
+   * it. With none above, rspec filters out every example, and with
+   * run_all_when_everything_filtered runs them all: such a line is refused. */
+  testsAt(file, at, facts) {
+    if ('node' in at) throw usageError(`rspec has no node ids (${file}::${at.node}): give a line, ${file}:<line>`);
+    const lines = (facts.read(file) ?? '').split('\n').slice(0, at.line);
+    if (!lines.some((line) => DECLARATION.test(line))) throw usageError(`no example or group is declared at or above ${file}:${at.line}`);
+    return { operands: [asFileOperand(`${file}:${at.line}`)] };
+  },
 
   detect(facts) {
     const lock = facts.read('Gemfile.lock');
@@ -30,16 +62,20 @@ export const rspec: Runner = {
     const json = request.artifacts.file('rspec.json');
     const stream = request.artifacts.file('rspec-events.jsonl');
     const formatter = path.join(request.reportersDir, 'rspec', 'run_tests_formatter.rb');
-    const selection = request.rerun ? rerunSelectors(request.rerun) : [...request.files.map(asFileOperand), ...nameArgs(request)];
+    const selection = request.rerun ? rerunSelectors(request.rerun) : [...request.files.map(asFileOperand), ...(request.at ?? []), ...nameArgs(request)];
     const rspecArgv = [
       'rspec',
       '--format', 'progress',
       '--format', 'json', '--out', json,
       '--require', formatter, '--format', 'RunTests::StreamFormatter', '--out', stream,
       ...selection,
+      ...(request.runnerArgs ?? []),
     ];
+    const bundled = usesBundler(request);
     return {
-      ...(usesBundler(request) ? bundleExec(request, rspecArgv) : { argv: rspecArgv }),
+      ...(bundled ? bundleExec(request, rspecArgv) : { argv: rspecArgv }),
+      // Without our formatters: a person's rspec prints as the project's .rspec says.
+      shownArgv: () => [...(bundled ? ['bundle', 'exec'] : []), 'rspec', ...selection],
       env: rubyEnv(request.env),
       cwd: request.root,
       // The JSON formatter writes only when the run ends; the stream keeps what finished

@@ -52,15 +52,17 @@ export const unittest: Runner = {
     const python = venv === null ? 'python3' : path.join(request.root, venv);
     const [first = [], ...rest] = commands.map((args) => [python, '-m', 'unittest', ...args]);
     const shownPython = venv ?? 'python3';
+    const byOption = loadTestsEvidence(request.facts) === null ? unittestOption(request) : null;
     const dropped = command?.dropped ?? [];
     return {
       argv: first,
       ...(rest.length > 0 ? { thenArgv: rest } : {}),
       env,
       cwd: request.root,
-      shownEnv: [FILTER_VAR],
-      // As a person types it: the project's PYTHONPATH, not the one with our hook in it.
-      shownArgv: (argv) => [...(shownPaths.length > 0 ? [`PYTHONPATH=${shownPaths.join(':')}`] : []), shownPython, ...argv.slice(1)],
+      ...(byOption === null ? { shownEnv: [FILTER_VAR] } : {}),
+      // As a person types it: the project's PYTHONPATH, not the one with our hook in it,
+      // and the name as unittest's own -k where that selects the same.
+      shownArgv: (argv) => [...(shownPaths.length > 0 ? [`PYTHONPATH=${shownPaths.join(':')}`] : []), shownPython, ...argv.slice(1), ...(byOption ?? [])],
       ...(dropped.length > 0 ? { notes: [`${command?.source ?? ''} gives unittest ${dropped.join(' ')}; run-tests leaves ${dropped.length === 1 ? 'it' : 'them'} out`] } : {}),
       // unittest exits 5 when it ran no tests (Python 3.12 and later).
       noTestsExitCodes: [5],
@@ -75,6 +77,15 @@ export const unittest: Runner = {
     return ERROR_ENTRY.test(record.test_name) && (result.id.startsWith(`${record.id}.`) || result.id.startsWith(`${record.id}::`));
   },
 };
+
+/** `-k <text>` for a plain --name: unittest matches it as a substring of each test's full
+ * name, as our hook does, unless it holds fnmatch's wildcards (`*?[`); it leaves alone the
+ * tests a load_tests adds, so the caller asks only where there is none. Null otherwise:
+ * the hook's variable is shown. */
+function unittestOption({ name, rerun }: PlanRequest): string[] | null {
+  if (rerun !== null || name === null || name.regex || /[*?[]/.test(name.text)) return null;
+  return ['-k', name.text];
+}
 
 /** The names the reporter gives errors outside tests. */
 const ERROR_ENTRY = /^(?:load error: |(?:setUp|tearDown)(?:Class|Module) \()/;

@@ -2,6 +2,22 @@ import { VITEST_NAME_SEPARATOR } from './events.js';
 import { chooseNodeRunner, launcherInvocation, NODE_INSTALL_HINT, nodeDetectionMiss } from '../../ecosystems/node/project.js';
 import { supportedPackage } from '../../ecosystems/node/versions.js';
 import type { Runner, Invocation, PlanRequest } from '../types.js';
+import { jsTestsAt } from '../../ecosystems/node/defined-tests.js';
+import { testId } from '../../ecosystems/node/jest-vitest-events.js';
+import { refusedOption } from '../../project/runner-args.js';
+
+/** Options that replace the reporter run-tests reads, or after which vitest never ends or runs no test. */
+const REFUSED: Readonly<Record<string, string>> = {
+  '--reporter': 'it replaces the reporter run-tests reads the results from',
+  '--watch': 'it never ends',
+  '-w': 'it is --watch, which never ends',
+  '--ui': 'it serves a UI and never ends',
+  '--standalone': 'it starts without running tests and never ends',
+  '--help': 'it prints help and runs no test',
+  '-h': 'it prints help and runs no test',
+  '--version': 'it prints the version and runs no test',
+  '-v': 'it prints the version and runs no test',
+};
 
 export const vitest: Runner = {
   id: 'vitest',
@@ -22,6 +38,14 @@ export const vitest: Runner = {
    * environment and vitest arguments, plus our reporter. */
   plan(request: PlanRequest): Invocation {
     supportedPackage(request.facts, 'vitest');
-    return launcherInvocation(request, { runner: 'vitest', launcher: 'launch.mjs', nameSeparator: VITEST_NAME_SEPARATOR, parser: 'vitest' });
+    return launcherInvocation(request, { runner: 'vitest', launcher: 'launch.mjs', nameSeparator: VITEST_NAME_SEPARATOR, parser: 'vitest', bin: 'vitest.mjs' });
+  },
+
+  refusedArgument: (args) => refusedOption('vitest', args, REFUSED),
+
+  /** The tests defined at the line, run by their exact full names in their file. */
+  testsAt(file, at, facts) {
+    const tests = jsTestsAt('vitest', file, at, facts.read(file)).map((chain) => chain.map((block) => block.name).join(VITEST_NAME_SEPARATOR));
+    return { tests: tests.map((name) => ({ id: testId(file, name), test_name: name, file, line: null, status: 'failed' as const, message: '' })) };
   },
 };

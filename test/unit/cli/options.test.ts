@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import fs from 'fs-extra';
 import os from 'node:os';
 import path from 'node:path';
-import { parseCount, parseKeepRuns, parseName, parseSeconds, parseSize, resolveCwd, resolveExistingFile, resolveFiles } from '../../../src/cli/options.js';
+import { parseCount, parseKeepRuns, parseName, parseSeconds, parseSize, resolveCwd, resolveExistingFile, resolveFiles, resolveOperands } from '../../../src/cli/options.js';
 
 describe('parseName', () => {
   it('takes /…/ as a regex and anything else as plain text', () => {
@@ -110,5 +110,31 @@ describe('resolveCwd', () => {
   it('rejects an empty --cwd, which path.resolve would take for the current directory', () => {
     expect(() => resolveCwd('')).toThrow('--cwd needs a directory, got ""');
     expect(resolveCwd(undefined)).toBe(fs.realpathSync(process.cwd()));
+  });
+});
+
+describe('resolveOperands', () => {
+  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'run-tests-operands-')));
+  fs.outputFileSync(path.join(root, 'tests/test_a.py'), '');
+  fs.outputFileSync(path.join(root, 'odd:7.py'), '');
+
+  it('reads file:line and file::node where no such path exists; a path that exists stays a file', () => {
+    expect(resolveOperands(root, ['tests/test_a.py:12', 'tests/test_a.py::TestX::test_y[a:1]', 'odd:7.py'], 'tests/test_a.py:12')).toEqual({
+      files: [path.join(root, 'odd:7.py')],
+      locations: [
+        { file: path.join(root, 'tests/test_a.py'), at: { line: 12 }, operand: 'tests/test_a.py:12' },
+        { file: path.join(root, 'tests/test_a.py'), at: { node: 'TestX::test_y[a:1]' }, operand: 'tests/test_a.py::TestX::test_y[a:1]' },
+      ],
+    });
+    expect(resolveOperands(root, ['odd:7.py:3'], undefined).locations).toEqual([{ file: path.join(root, 'odd:7.py'), at: { line: 3 }, operand: 'odd:7.py:3' }]);
+  });
+
+  it('refuses a line that is not a whole number from 1, an empty node, and a file outside, as data', () => {
+    for (const line of ['0', '-1', '1.5', ' 3', '0x10', '99999999999']) {
+      expect(() => resolveOperands(root, [`tests/test_a.py:${line}`], undefined)).toThrow(`"tests/test_a.py:${line}": the line after ":" must be a whole number from 1 to 10000000, got ${JSON.stringify(line)}`);
+    }
+    expect(() => resolveOperands(root, ['tests/test_a.py::'], undefined)).toThrow('name a test after "::"');
+    expect(() => resolveOperands(root, ['/etc/hostname:1'], undefined)).toThrow(`file "/etc/hostname" lies outside ${root}`);
+    expect(() => resolveOperands(root, ['tests/missing.py:1'], undefined)).toThrow(`file "tests/missing.py:1" does not exist (in ${root})`);
   });
 });

@@ -3,6 +3,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { followReports } from '../../../src/core/follow-reports.js';
+import type { Progress } from '../../../src/model/progress.js';
+import type { FailedTest } from '../../../src/model/results.js';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
@@ -39,5 +41,36 @@ describe('followReports', () => {
     const failed = tests.filter((t) => t.status !== 'passed');
     expect(failed).toEqual([expect.objectContaining({ name: 'TestPrice', status: 'failed', file: 'price_test.go', line: 7 })]);
     expect(failed[0]?.status === 'failed' && failed[0].message).toBe('price_test.go:7: 5€ is too much');
+  });
+});
+
+describe('followReports, watched', () => {
+  it('tells the live display each failure once, the counts, the announced totals, and then that it ended', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'run-tests-follow-'));
+    dirs.push(dir);
+    const path = join(dir, 'events.jsonl');
+    const line = (fields: Record<string, unknown>): string => `${JSON.stringify(fields)}\n`;
+    writeFileSync(path, [
+      line({ event: 'run_start', schema: 1, runner: 'minitest', pid: 1, files: 2 }),
+      line({ event: 'plan', tests: 4 }),
+      line({ event: 'file_start', file: 'test/a_test.rb' }),
+      line({ event: 'test_end', id: 'A#test_ok', name: 'A#test_ok', file: 'test/a_test.rb', line: 3, status: 'passed' }),
+      line({ event: 'test_end', id: 'A#test_no', name: 'A#test_no', file: 'test/a_test.rb', line: 7, status: 'failed', message: 'Expected 1, got 2', location: { file: 'test/a_test.rb', line: 8 } }),
+      line({ event: 'test_end', id: 'A#test_later', name: 'A#test_later', file: 'test/a_test.rb', line: 11, status: 'skipped' }),
+      line({ event: 'file_end', file: 'test/a_test.rb' }),
+    ].join(''));
+    const seen: string[] = [];
+    const sink = {
+      update: (p: Progress) => seen.push(`update ${JSON.stringify(p)}`),
+      failure: (t: FailedTest) => seen.push(`failure ${t.name} ${t.file}:${t.line}`),
+      end: () => seen.push('end'),
+    };
+    const read = (await followReports([{ path, parser: 'minitest-jsonl' }], dir, sink)).finish();
+    expect(read.report?.tests.length).toBe(3);
+    expect([...new Set(seen)]).toEqual([
+      'failure A#test_no test/a_test.rb:8',
+      `update ${JSON.stringify({ finished: 3, failed: 1, skipped: 1, total: 4, files: { done: 1, total: 2 } })}`,
+      'end',
+    ]);
   });
 });

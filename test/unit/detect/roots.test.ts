@@ -3,6 +3,8 @@ import fs from 'fs-extra';
 import os from 'node:os';
 import path from 'node:path';
 import { findProjectRoot, selectProjects } from '../../../src/detect/roots.js';
+import { subprojects } from '../../../src/detect/subprojects.js';
+import { projectsBelow } from '../../../src/core/unrun.js';
 
 describe('selectProjects', () => {
   const mono = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'run-tests-roots-')));
@@ -35,9 +37,12 @@ describe('selectProjects', () => {
     const reason = 'scripts.test runs the tests of its workspaces ("npm test -ws"): each ran in its own directory (packages/a, packages/b, tools/deep/er); without scripts.test, not run: packages/c';
     expect(selectProjects(root, [])).toEqual(['packages/a', 'packages/b', 'tools/deep/er'].map((d) => ({ root: path.join(root, d), files: [], reason })));
     expect(selectProjects(root, [path.join(root, 'packages/a')])).toEqual([{ root: path.join(root, 'packages/a'), files: [] }]);
-    // A root that runs a runner of its own runs itself.
+    // A root that runs a runner of its own runs itself; the projects below are named (jest's run leaves out mocha's).
     write('package.json', { workspaces: ['packages/*'], scripts: { test: 'jest && npm test --workspaces' } });
     expect(selectProjects(root, [])).toEqual([{ root, files: [] }]);
+    expect(subprojects(root)).toEqual([
+      { root: path.join(root, 'packages/a'), runner: 'mocha' }, { root: path.join(root, 'packages/b'), runner: 'jest' }, { root: path.join(root, 'tools/old'), runner: 'node-test' },
+    ]);
   });
 
   it('expands workspace globs with picomatch: `**`, `*-web`, and a negation, in yarn\'s `{ packages }` too', () => {
@@ -52,5 +57,33 @@ describe('selectProjects', () => {
     expect(selectProjects(path.join(mono, 'packages/a/test'), [])).toEqual([{ root: path.join(mono, 'packages/a'), files: [] }]);
     expect(findProjectRoot(path.join(mono, 'docs'))).toBeNull();
     expect(selectProjects(path.join(mono, 'docs'), [])).toEqual([{ root: path.join(mono, 'docs'), files: [] }]);
+  });
+});
+
+describe('subprojects', () => {
+  it('finds the projects two levels below, each with its runner, not inside each other nor in dependencies or fixtures', () => {
+    const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'run-tests-subprojects-')));
+    const files: Record<string, string> = {
+      'go.mod': 'module example.com/m\n',
+      'web/package.json': JSON.stringify({ scripts: { test: 'node --test' } }),
+      'web/test/a.test.js': '',
+      'web/inner/go.mod': 'module example.com/inner\n',
+      'services/calc/Rakefile': '',
+      'services/empty/package.json': '{}',
+      'deep/a/b/go.mod': 'module example.com/deep\n',
+      'node_modules/x/go.mod': 'module example.com/x\n',
+      'test/fixtures/go.mod': 'module example.com/f\n',
+      '.hidden/go.mod': 'module example.com/h\n',
+    };
+    for (const [file, text] of Object.entries(files)) fs.outputFileSync(path.join(root, file), text);
+    expect(subprojects(root)).toEqual([
+      { root: path.join(root, 'services/calc'), runner: 'minitest' },
+      { root: path.join(root, 'web'), runner: 'node-test' },
+    ]);
+    expect(selectProjects(root, [])).toEqual([{ root, files: [] }]);
+    expect(projectsBelow({ root, files: [] })).toEqual(subprojects(root));
+    // Files of a project name no projects below it; nor does a workspace its root ran for it.
+    expect(projectsBelow({ root, files: ['go.mod'] })).toEqual([]);
+    expect(projectsBelow({ root, files: [], reason: 'a workspace' })).toEqual([]);
   });
 });

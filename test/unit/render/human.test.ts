@@ -69,15 +69,6 @@ describe('renderHuman', () => {
     expect(renderHuman(report, plain)).not.toContain('not listed');
   });
 
-  it('shows 11 lines of a long message, then how many more there are and where', () => {
-    const long = Array.from({ length: 30 }, (_, i) => `l${i + 1}`);
-    const shown = (message: string): string[] => renderHuman({ ...report, failed_tests: [{ ...report.failed_tests[0]!, message }] }, plain).split('\n').slice(7, 19);
-    expect(shown(long.join('\n'))).toEqual([...long.slice(0, 11).map((l) => `     ${l}`), '     … 19 more lines in <root>/.run-tests/last-test.log']);
-    // A message cut already says where its whole text is, and how many lines it left out.
-    expect(shown(`${long.join('\n')}\n… 70 more lines in /logs/test.log`).at(-1)).toBe('     … 89 more lines in /logs/test.log');
-    expect(shown(long.slice(0, 12).join('\n'))).toEqual(long.slice(0, 12).map((l) => `     ${l}`));
-  });
-
   it('names the tests that were running when the run timed out', () => {
     const timedOut: RunReport = {
       ...report, status: 'timed_out', timed_out: true, failed_tests: [], warnings: [],

@@ -191,6 +191,22 @@ describe('renderJunit', () => {
     expect(parse(renderJunit(report({ status: 'no_tests' }), [])).children).toEqual([]);
     expect(parse(renderJunit(report({ status: 'passed' }), TESTS.slice(0, 1))).children).toHaveLength(1);
   });
+
+  it("groups tests by the runner's unit where it has one: same-named tests of two go packages stay apart, passed or failed", () => {
+    const go: TestResult[] = [
+      { id: 'm/a TestAdd', name: 'TestAdd', file: null, line: null, suite: 'm/a', status: 'passed' },
+      { id: 'm/b TestAdd', name: 'TestAdd', file: 'b/add_test.go', line: 4, suite: 'm/b', status: 'failed', message: 'b/add_test.go:4: no' },
+      { id: 'm/b TestSub', name: 'TestSub', file: null, line: null, suite: 'm/b', status: 'passed' },
+      { id: 'm/a TestSub', name: 'TestSub', file: null, line: null, suite: 'm/a', status: 'passed' },
+    ];
+    const doc = parse(renderJunit(report({ framework: 'go' }), go));
+    expect(doc.children.map((s) => [s.attrs.name, s.attrs.file, s.attrs.tests, s.attrs.failures])).toEqual([['m/a', undefined, '2', '0'], ['m/b', undefined, '2', '1']]);
+    expect(doc.children.map((s) => s.children.map((c) => [c.attrs.classname, c.attrs.name, c.attrs.file]))).toEqual([
+      [['m/a', 'TestAdd', undefined], ['m/a', 'TestSub', undefined]],
+      [['m/b', 'TestAdd', 'b/add_test.go'], ['m/b', 'TestSub', undefined]],
+    ]);
+    expect(schemaViolations(doc)).toEqual([]);
+  });
 });
 
 /** Through run-tests' own JUnit parser (the one `parse` and `--report junit:` use). */

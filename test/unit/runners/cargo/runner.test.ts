@@ -7,6 +7,7 @@ import { isFailure, placeFailures } from '../../../../src/core/failures.js';
 import type { FailedTest, FailedTestRecord } from '../../../../src/model/results.js';
 import { factsFromFiles, readProjectFacts } from '../../../../src/project/facts.js';
 import { parseCargo } from '../../../../src/runners/cargo/report.js';
+import { cargoHumanOutput } from '../../../../src/runners/cargo/human.js';
 import { artifactPaths } from '../../../../src/store/artifacts.js';
 
 const FILES = { 'Cargo.toml': '[package]\nname = "m"\n', 'src/lib.rs': '', 'tests/api.rs': '' };
@@ -28,16 +29,38 @@ describe('cargo adapter', () => {
   });
 
   it('runs every target with libtest JSON, unlocked for the harness only, its output copied into the report', () => {
-    expect(cargo.plan(request())).toEqual({
+    const { shownArgv, humanOutput, ...plan } = cargo.plan(request());
+    expect(plan).toEqual({
       argv: [...CARGO, '--', ...JSON_ARGS],
       env: { PATH: '/bin', RUSTC_BOOTSTRAP: 'run_tests_libtest_json' },
-      shownEnv: ['RUSTC_BOOTSTRAP'],
       cwd: '/w/p',
       reports: [{ path: '/w/p/.run-tests/runs/ID/cargo-test.jsonl', parser: 'cargo' }],
       captureOutput: '/w/p/.run-tests/runs/ID/cargo-test.jsonl',
       requires: ['cargo'],
     });
     expect(cargo.plan(request({ env: { RUSTC_BOOTSTRAP: '1' } })).env['RUSTC_BOOTSTRAP']).toBe('1');
+    // Shown as a person types it: no JSON options, no `--` without libtest arguments.
+    expect(shownArgv?.(plan.argv)).toEqual(['cargo', 'test', '--offline', '--no-fail-fast']);
+    expect(shownArgv?.([...CARGO, '-p', 'a', '--lib', '--', ...JSON_ARGS, '--exact', 'x'])).toEqual(['cargo', 'test', '--offline', '--no-fail-fast', '-p', 'a', '--lib', '--', '--exact', 'x']);
+    expect(humanOutput).toBeDefined();
+  });
+
+  it('streams libtest events as the lines libtest prints for a person', () => {
+    const human = cargoHumanOutput();
+    const lines = [
+      '{"reason":"compiler-artifact","package_id":"a"}',
+      '     Running unittests src/lib.rs (target/debug/deps/a-1)',
+      '{ "type": "suite", "event": "started", "test_count": 2 }',
+      '{ "type": "test", "event": "started", "name": "t::a" }',
+      '{ "type": "test", "name": "t::a", "event": "ok", "exec_time": 0.1 }',
+      '{ "type": "test", "name": "t::b", "event": "failed", "stdout": "boom\\n" }',
+      '{ "type": "suite", "event": "failed", "passed": 1, "failed": 1, "ignored": 0, "measured": 0, "filtered_out": 0, "exec_time": 0.25 }',
+    ];
+    expect(lines.map(human).join('')).toBe([
+      '     Running unittests src/lib.rs (target/debug/deps/a-1)', '', 'running 2 tests', 'test t::a ... ok', 'test t::b ... FAILED',
+      '', 'failures:', '', '---- t::b stdout ----', 'boom', '', 'failures:', '    t::b', '',
+      'test result: FAILED. 1 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.25s', '', '',
+    ].join('\n'));
   });
 
   it('passes --name as a substring filter and rejects a /regex/', () => {

@@ -84,7 +84,7 @@ describe('go test -json, read two ways', () => {
     const report = parseGoJson(`${escaped('go', name)}\n`, ctx);
     expect(report.tests).toEqual([{
       id: `example.com/m ${name}`, name, file: 'esc_test.go', line: 7, durationMs: 250,
-      status: 'failed', message: 'esc_test.go:7: got "x\ty" <nil> & \u00e9',
+      status: 'failed', message: 'esc_test.go:7: got "x\ty" <nil> & \u00e9', suite: 'example.com/m',
     }]);
     expect(parseGoJson(`${escaped('other', name)}\n`, ctx)).toEqual(report);
   });
@@ -143,7 +143,7 @@ describe('go test -json, edge cases', () => {
 
   it('reports a package that failed outside any test (TestMain, init) as one error entry', () => {
     const report = parse(ev('output', undefined, 'setup went wrong\n'), ev('output', undefined, 'FAIL\texample.com/m\t0.01s\n'), ev('fail'));
-    expect(report.tests).toEqual([{ id: 'example.com/m', name: 'package failed: example.com/m', file: null, line: null, status: 'error', message: 'setup went wrong' }]);
+    expect(report.tests).toEqual([{ id: 'example.com/m', name: 'package failed: example.com/m', file: null, line: null, status: 'error', message: 'setup went wrong', suite: 'example.com/m' }]);
   });
 
   it('reads Go 1.24 build-output and build-fail events, and FailedBuild', () => {
@@ -154,7 +154,7 @@ describe('go test -json, edge cases', () => {
       ev('start', undefined, undefined, 'example.com/m/b'),
       ev('output', undefined, 'FAIL\texample.com/m/b [build failed]\n', 'example.com/m/b'),
       JSON.stringify({ Action: 'fail', Package: 'example.com/m/b', Elapsed: 0, FailedBuild: action }));
-    expect(report.tests).toEqual([{ id: 'example.com/m/b', name: 'build failed: example.com/m/b', file: 'b/b_test.go', line: 4, status: 'error', message: 'b/b_test.go:4:2: undefined: x' }]);
+    expect(report.tests).toEqual([{ id: 'example.com/m/b', name: 'build failed: example.com/m/b', file: 'b/b_test.go', line: 4, status: 'error', message: 'b/b_test.go:4:2: undefined: x', suite: 'example.com/m/b' }]);
     expect(report).toMatchObject({ complete: true, warnings: [] });
   });
 

@@ -47,20 +47,29 @@ describe('go plan', () => {
   it("runs every package with go's test cache, keeping the environment, its log as the report", () => {
     const plan = go.plan(request());
     expect(go.plan(request({ noCache: true })).argv).toEqual(['go', 'test', '-json', '-count=1', './...']);
-    expect(plan).toEqual({
+    const { shownArgv, humanOutput, ...rest } = plan;
+    expect(rest).toEqual({
       argv: ['go', 'test', '-json', './...'],
       env: { PATH: '/bin', GOFLAGS: '-tags=x' },
       cwd: '/p',
       reports: [{ path: LOG, parser: 'go-json', hints: { module: 'example.com/m' } }],
     });
+    // Shown and streamed as go test prints for a person: without -json.
+    expect(shownArgv?.(['go', 'test', '-json', '-count=1', '-run', '-json', './...'])).toEqual(['go', 'test', '-count=1', '-run', '-json', './...']);
+    const human = humanOutput?.();
+    expect(['{"Action":"output","Package":"m","Output":"--- FAIL: TestA (0.00s)\\n"}', '{"Action":"fail","Package":"m"}', '# m [m.test]', '{not json']
+      .map((line) => human?.(line))).toEqual(['--- FAIL: TestA (0.00s)\n', '', '# m [m.test]\n', '{not json\n']);
   });
 
-  it('settles a package-level record with any test of that package', () => {
+  it('settles a package-level record with any test of that package, a test with its subtests', () => {
     const record = { id: 'example.com/m/sub', test_name: 'build failed: example.com/m/sub', file: null, line: null, status: 'error' as const, message: 'm' };
     const result = (id: string) => ({ id, name: id, file: null, line: null, status: 'passed' as const });
     expect(go.covers?.(record, result('example.com/m/sub TestA'))).toBe(true);
     expect(go.covers?.(record, result('example.com/m/subpkg TestA'))).toBe(false);
-    expect(go.covers?.({ ...record, id: 'example.com/m TestA' }, result('example.com/m TestA/x'))).toBe(false);
+    // A test with subtests is reported as its subtests (file:line selects the top-level test).
+    expect(go.covers?.({ ...record, id: 'example.com/m TestA' }, result('example.com/m TestA/x'))).toBe(true);
+    expect(go.covers?.({ ...record, id: 'example.com/m TestA' }, result('example.com/m TestAB'))).toBe(false);
+    expect(go.covers?.({ ...record, id: 'example.com/m TestA' }, result('example.com/other TestA/x'))).toBe(false);
   });
 
   it("narrows a _test.go file to the Test, Example and Fuzz functions it declares, in its package", () => {

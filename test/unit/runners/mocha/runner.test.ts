@@ -35,6 +35,21 @@ describe('mocha adapter', () => {
     expect(plan.reports).toEqual([{ path: '/p/.run-tests/runs/ID/mocha-events.jsonl', parser: 'mocha' }]);
   });
 
+  it('is shown as mocha\'s own command: the script\'s arguments (its spec left out for files), the grep, the files', () => {
+    const scripted = files({ test: 'NODE_ENV=test mocha --require ./test/setup.js spec/' });
+    const shown = (extra: Partial<PlanRequest>) => {
+      const plan = mocha.plan(request(scripted, extra));
+      return [plan.shownEnv, plan.shownArgv?.(plan.argv)];
+    };
+    expect(shown({})).toEqual([['NODE_ENV'], ['npx', 'mocha', '--require', './test/setup.js', 'spec/']]);
+    expect(shown({ files: ['spec/a.spec.js'], name: { text: 'a (b)', regex: false } }))
+      .toEqual([['NODE_ENV'], ['npx', 'mocha', '--require', './test/setup.js', '--grep', 'a \\(b\\)', './spec/a.spec.js']]);
+    expect(shown({ name: { text: '--x', regex: false } })?.[1]).toEqual(['npx', 'mocha', '--require', './test/setup.js', 'spec/', '--grep=--x']);
+    const flags = files({ test: 'node --enable-source-maps node_modules/.bin/mocha' });
+    const plan = mocha.plan(request(flags));
+    expect(plan.shownArgv?.(plan.argv)).toEqual(['node', '--enable-source-maps', '/p/node_modules/.bin/mocha']);
+  });
+
   it('says why it does not use the script', () => {
     expect(mocha.plan(request(files({ test: 'mocha | tee log' }))).notes?.[0]).toMatch(/shell command line/);
     expect(mocha.plan(request(files({ test: 'mocha spec && eslint .' }))).notes).toEqual(['scripts.test ("mocha spec && eslint .") runs mocha; run-tests runs only that command, with its arguments: the rest is not run']);

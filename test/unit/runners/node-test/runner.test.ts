@@ -25,6 +25,10 @@ describe('node-test adapter', () => {
     const plan = nodeTest.plan(request(pkg({ test: 'FOO=1 node --test --test-concurrency=1 test/' })));
     expect(plan.argv).toEqual([process.execPath, '--test-concurrency=1', '--test', '--test-reporter=spec', '--test-reporter-destination=stdout', ...OURS, 'test/']);
     expect(plan.env).toEqual({ PATH: '/bin', FOO: '1' });
+    // Shown as the script has it: run-tests' reporters left out.
+    expect([plan.shownEnv, plan.shownArgv?.(plan.argv)]).toEqual([['FOO'], ['node', '--test-concurrency=1', '--test', 'test/']]);
+    const tap = nodeTest.plan(request(pkg({ test: 'node --test --test-reporter=tap' })));
+    expect(tap.shownArgv?.(tap.argv)).toEqual(['node', '--test', '--test-reporter=tap', '--test-reporter-destination=stdout']);
   });
 
   it("keeps the script's own reporters for the log, and replaces its name pattern when selecting", () => {

@@ -111,6 +111,15 @@ describe('unittest plan', () => {
     expect(shown(files)).toBe('PYTHONPATH=src python3 -m unittest discover -s tests -t .');
   });
 
+  it('shows a plain --name as unittest\'s -k where that selects the same: no wildcard, no load_tests', () => {
+    const files = { ...TESTS, Makefile: 'test:\n\tpython3 -m unittest discover -s tests\n' };
+    const plan = unittest.plan(request(files, { name: { text: 'test_even', regex: false } }));
+    expect(plan.env['RUN_TESTS_UNITTEST_FILTER']).toBe('test_even');
+    expect(shown(files, { name: { text: 'test_even', regex: false } })).toBe('python3 -m unittest discover -s tests -k test_even');
+    expect(shown(files, { name: { text: 'a b', regex: false } })).toBe("python3 -m unittest discover -s tests -k 'a b'");
+    expect(shown(files, { name: { text: 'a*b', regex: false } })).toBe("RUN_TESTS_UNITTEST_FILTER='a\\*b' python3 -m unittest discover -s tests");
+  });
+
   it('filters --name in the hook: plain text escaped, a /regex/ as written; never on a rerun', () => {
     expect(shown(LOAD_TESTS, { name: { text: 'a.b[1]', regex: false } })).toBe("RUN_TESTS_UNITTEST_FILTER='a\\.b\\[1\\]' python3 -m unittest");
     expect(shown(LOAD_TESTS, { name: { text: '^x|y$', regex: true } })).toBe("RUN_TESTS_UNITTEST_FILTER='^x|y$' python3 -m unittest");

@@ -35,6 +35,19 @@ describe('vitest adapter', () => {
     expect(plan.reports).toEqual([{ path: '/p/.run-tests/runs/ID/vitest-events.jsonl', parser: 'vitest' }]);
   });
 
+  it('is shown as vitest\'s own command: run once, the script\'s arguments, the paths, -t', () => {
+    const shown = (files: Record<string, string>, over: Partial<PlanRequest> = {}) => {
+      const plan = vitest.plan(request({ ...files, 'node_modules/.bin/vitest': '', 'test/unit/x.test.ts': '' }, over));
+      return [plan.argv, ...(plan.thenArgv ?? [])].map((argv) => plan.shownArgv?.(argv));
+    };
+    expect(shown(pkg('vitest --pool threads'))).toEqual([['npx', 'vitest', 'run', '--pool', 'threads']]);
+    expect(shown(pkg('vitest watch'))).toEqual([['npx', 'vitest', 'run']]);
+    expect(shown(pkg('vitest run'), { files: ['test/unit', '-x.test.ts'], name: { text: 'a (b)', regex: false } }))
+      .toEqual([['npx', 'vitest', 'run', 'test/unit/', './-x.test.ts', '-t', 'a \\(b\\)']]);
+    expect(shown(pkg('vitest run'), { name: { text: '-x', regex: false } })).toEqual([['npx', 'vitest', 'run', '--testNamePattern=-x']]);
+    expect(shown(pkg('node --expose-gc node_modules/vitest/vitest.mjs run'))).toEqual([['node', '--expose-gc', '/p/node_modules/vitest/vitest.mjs', 'run']]);
+  });
+
   it('notes a script that runs another runner, and drops its arguments', () => {
     const plan = vitest.plan(request(pkg('jest --ci')));
     expect(plan.argv).toEqual([...HEAD, '--']);

@@ -1,0 +1,136 @@
+import path from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
+import type { RunReport } from '../model/report.js';
+import type { FailedTestRecord } from '../model/results.js';
+import { summaryLine } from './human.js';
+
+/** At most this many failures become annotations and rows of the step summary; the rest
+ * are counted. GitHub shows only the first few annotations of a step anyway. */
+export const MAX_ANNOTATED_FAILURES = 50;
+
+/** What the GitHub Actions job says about where it runs (its environment variables). */
+export interface GithubContext {
+  /** GITHUB_WORKSPACE: annotation paths are relative to it, as GitHub wants them. */
+  readonly workspace: string | null;
+  /** GITHUB_SERVER_URL, GITHUB_REPOSITORY, GITHUB_SHA: for links to the failing lines. */
+  readonly serverUrl: string | null;
+  readonly repository: string | null;
+  readonly sha: string | null;
+}
+
+export function githubContext(env: NodeJS.ProcessEnv): GithubContext {
+  const value = (name: string): string | null => env[name] || null;
+  return { workspace: value('GITHUB_WORKSPACE'), serverUrl: value('GITHUB_SERVER_URL'), repository: value('GITHUB_REPOSITORY'), sha: value('GITHUB_SHA') };
+}
+
+/** As @actions/core's command.ts escapes a command's message. */
+export const escapeData = (s: string): string => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+
+/** As command.ts escapes a property's value: also `:` and `,`, which end a property. */
+export const escapeProperty = (s: string): string => escapeData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
+
+/** `::name key=value,…::message`, properties without a value left out (as command.ts does);
+ * terminal escapes are dropped, GitHub would show them raw. */
+export function workflowCommand(name: string, properties: Readonly<Record<string, string | null>>, message: string): string {
+  const props = Object.entries(properties).filter((p): p is [string, string] => p[1] !== null && p[1] !== '')
+    .map(([key, value]) => `${key}=${escapeProperty(stripVTControlCharacters(value))}`).join(',');
+  return `::${name}${props === '' ? '' : ` ${props}`}::${escapeData(stripVTControlCharacters(message))}`;
+}
+
+/** The place a runner's own `::error file=…,line=…::` line annotates (vitest prints
+ * them under GitHub Actions), as a key of annotationKey(); null for any other line. */
+export function runnerAnnotation(line: string, ctx: GithubContext): string | null {
+  const props = /^::error ([^:]*)::/.exec(line)?.[1];
+  if (props === undefined) return null;
+  const values = new Map(props.split(',').map((p) => [p.slice(0, p.indexOf('=')), unescapeProperty(p.slice(p.indexOf('=') + 1))]));
+  const [file, at] = [values.get('file'), Number(values.get('line'))];
+  // GitHub reads a relative path from the workspace.
+  return file === undefined || !Number.isInteger(at) ? null : annotationKey(path.resolve(ctx.workspace ?? '', file), at);
+}
+
+export const annotationKey = (absoluteFile: string, line: number): string => `${absoluteFile}:${line}`;
+
+const unescapeProperty = (s: string): string =>
+  s.replace(/%0D/g, '\r').replace(/%0A/g, '\n').replace(/%3A/g, ':').replace(/%2C/g, ',').replace(/%25/g, '%');
+
+/** The lines GitHub turns into annotations: one `::error` per failure (at most `max`), one
+ * `::warning` per warning, and an `::error` for a run that failed without a failed test
+ * (a harness error, a timeout, no tests) so that the job never fails unexplained. A
+ * failure the runner annotated itself at the same line (`annotated`) is not annotated twice. */
+export function renderAnnotations(report: RunReport, ctx: GithubContext, { max = MAX_ANNOTATED_FAILURES, annotated = new Set<string>() } = {}): string {
+  const failed = report.failed_tests;
+  const own = (t: FailedTestRecord): boolean => t.file === null || t.line === null || !annotated.has(annotationKey(path.resolve(report.project_root, t.file), t.line));
+  const lines = failed.slice(0, max).filter(own).map((t) => workflowCommand('error', {
+    file: t.file === null ? null : annotationPath(report, t.file, ctx),
+    line: t.line === null ? null : String(t.line),
+    title: t.test_name,
+  }, t.message));
+  if (failed.length > max) {
+    lines.push(workflowCommand('warning', { title: 'run-tests' }, `${failed.length - max} more failed tests are not annotated (at most ${max}); the JSON report lists them all`));
+  }
+  for (const warning of report.warnings) lines.push(workflowCommand('warning', { title: 'run-tests' }, warning));
+  if (failed.length === 0 && report.exit_code !== 0) {
+    const why = report.error ? `${report.error.code}: ${report.error.message}` : `the run ended with status ${report.status} (exit code ${report.exit_code})`;
+    lines.push(workflowCommand('error', { title: `run-tests: ${report.status}` }, why));
+  }
+  return lines.length === 0 ? '' : `${lines.join('\n')}\n`;
+}
+
+/** Relative to the workspace when the file is in it (GitHub places annotations by that
+ * path); else absolute, which GitHub keeps as it is. */
+function annotationPath(report: RunReport, file: string, ctx: GithubContext): string {
+  const absolute = path.resolve(report.project_root, file);
+  const relative = ctx.workspace === null ? null : path.relative(ctx.workspace, absolute);
+  return relative === null || relative === '' || relative.startsWith('..') || path.isAbsolute(relative) ? absolute : relative.split(path.sep).join('/');
+}
+
+/** Markdown for $GITHUB_STEP_SUMMARY: the status, the counts, a table of failures with
+ * links to their lines, and the command that reruns them. */
+export function renderStepSummary(report: RunReport, ctx: GithubContext, max = MAX_ANNOTATED_FAILURES): string {
+  const failed = report.failed_tests;
+  const lines = [
+    // A blank line first: what the runner appended (vitest's summary) may not end in one.
+    '',
+    `## run-tests: ${report.status}${report.framework === null ? '' : ` (${cell(report.framework)})`}`,
+    '',
+    `${summaryLine(report.summary)}${report.duration_ms > 0 ? ` in ${(report.duration_ms / 1000).toFixed(2)}s` : ''} · exit code ${report.exit_code}`,
+  ];
+  // Evidence another tool wrote is never shown as a run.
+  if (report.source === 'imported') lines.push('', `Imported from ${cell(report.artifact ?? '(unknown file)')}: not run by run-tests.`);
+  if (report.error) lines.push('', `**${cell(report.error.code)}**: ${cell(report.error.message)}`);
+  if (failed.length > 0) {
+    lines.push('', '| Test | Where | Message |', '| --- | --- | --- |');
+    for (const t of failed.slice(0, max)) lines.push(`| ${cell(t.test_name)} | ${where(report, t, ctx)} | ${cell(firstLine(t.message))} |`);
+    if (failed.length > max) lines.push('', `…and ${failed.length - max} more failed tests (the JSON report lists them all).`);
+  }
+  if (report.next !== null) lines.push('', 'Rerun:', '', ...codeBlock(report.next));
+  return `${lines.join('\n')}\n\n`;
+}
+
+function where(report: RunReport, t: FailedTestRecord, ctx: GithubContext): string {
+  if (t.file === null) return '';
+  const text = cell(t.line === null ? t.file : `${t.file}:${t.line}`);
+  const file = annotationPath(report, t.file, ctx);
+  if (path.isAbsolute(file) || ctx.serverUrl === null || ctx.repository === null || ctx.sha === null) return text;
+  const encoded = file.split('/').map((part) => encodeURIComponent(part).replace(/[()]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)).join('/');
+  return `[${text}](${ctx.serverUrl}/${ctx.repository}/blob/${ctx.sha}/${encoded}${t.line === null ? '' : `#L${t.line}`})`;
+}
+
+const firstLine = (message: string): string => {
+  const line = message.split('\n').find((l) => l.trim() !== '')?.trim() ?? '';
+  return line.length > 200 ? `${line.slice(0, 199)}…` : line;
+};
+
+/** Text from outside in a table cell: one line, with nothing Markdown or HTML would read. */
+function cell(text: string): string {
+  // Markdown's escapes before the entities, whose `&#` they must not escape.
+  return stripVTControlCharacters(text).replace(/[\r\n]+/g, ' ')
+    .replace(/[\\`*_[\]~#!]/g, (c) => `\\${c}`)
+    .replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\|/g, '&#124;');
+}
+
+/** A fenced block longer than any run of backticks in the text. */
+function codeBlock(text: string): string[] {
+  const fence = '`'.repeat(Math.max(3, ...[...text.matchAll(/`+/g)].map((m) => m[0].length + 1)));
+  return [`${fence}sh`, text, fence];
+}

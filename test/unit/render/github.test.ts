@@ -1,0 +1,87 @@
+import { describe, expect, it } from '@jest/globals';
+import { SCHEMA_VERSION, type RunReport } from '../../../src/model/report.js';
+import type { FailedTestRecord } from '../../../src/model/results.js';
+import {
+  escapeData, escapeProperty, githubContext, MAX_ANNOTATED_FAILURES, renderAnnotations, renderStepSummary, runnerAnnotation, workflowCommand,
+} from '../../../src/render/github.js';
+
+const failure = (n: number, over: Partial<FailedTestRecord> = {}): FailedTestRecord =>
+  ({ test_name: `t${n}`, file: 'test/a.test.js', line: n, status: 'failed', message: `m${n}`, id: `t${n}`, ...over });
+
+const report = (over: Partial<RunReport> = {}): RunReport => ({
+  schema_version: SCHEMA_VERSION, source: 'run', run_id: null, status: 'failed', exit_code: 1, framework: 'jest', reason: 'r',
+  command: 'npx jest', project_root: '/w/pkg', exit_status: 1, signal: null, timed_out: false, duration_ms: 1500,
+  started_at: null, finished_at: null, summary: { run: 3, passed: 2, failures: 1, errors: 0, skips: 0 },
+  failed_tests: [failure(1)], rerun: null, artifact: null, failures_file: null, next: 'run-tests --failed-only', warnings: [], error: null, projects: [],
+  ...over,
+});
+
+const ctx = githubContext({ GITHUB_WORKSPACE: '/w', GITHUB_SERVER_URL: 'https://gh', GITHUB_REPOSITORY: 'o/r', GITHUB_SHA: 'f00' });
+
+describe('workflow commands', () => {
+  it("escape data and properties exactly as @actions/core's command.ts does", () => {
+    expect(escapeData('50% a:b,c\r\nd')).toBe('50%25 a:b,c%0D%0Ad');
+    expect(escapeProperty('50% a:b,c\r\nd')).toBe('50%25 a%3Ab%2Cc%0D%0Ad');
+    // `%` first: an escape already in the text stays text.
+    expect(escapeProperty('%0A')).toBe('%250A');
+    expect(workflowCommand('error', { file: 'a,b.js', line: null, title: '' }, 'x\u001b[31my')).toBe('::error file=a%2Cb.js::xy');
+    expect(workflowCommand('warning', {}, 'w')).toBe('::warning::w');
+  });
+
+  it('annotate at most MAX_ANNOTATED_FAILURES failures and count the rest', () => {
+    const many = Array.from({ length: MAX_ANNOTATED_FAILURES + 2 }, (_, i) => failure(i + 1));
+    const lines = renderAnnotations(report({ failed_tests: many }), ctx).trimEnd().split('\n');
+    expect(lines).toHaveLength(MAX_ANNOTATED_FAILURES + 1);
+    expect(lines[0]).toBe('::error file=pkg/test/a.test.js,line=1,title=t1::m1');
+    expect(lines.at(-1)).toBe('::warning title=run-tests::2 more failed tests are not annotated (at most 50); the JSON report lists them all');
+  });
+
+  it('explain a failed run without failed tests, and give paths outside the workspace whole', () => {
+    const error = report({ status: 'error', exit_code: 3, failed_tests: [], error: { code: 'RUNNER_MISSING', message: 'no jest' }, warnings: ['w, 1'] });
+    expect(renderAnnotations(error, ctx)).toBe('::warning title=run-tests::w, 1\n::error title=run-tests%3A error::RUNNER_MISSING: no jest\n');
+    expect(renderAnnotations(report({ status: 'passed', exit_code: 0, failed_tests: [] }), ctx)).toBe('');
+    const outside = renderAnnotations(report({ project_root: '/elsewhere' }), ctx);
+    expect(outside).toBe('::error file=/elsewhere/test/a.test.js,line=1,title=t1::m1\n');
+  });
+
+  it("skip a failure the runner annotated itself at the same line, wherever its path was given from", () => {
+    const own = runnerAnnotation('::error file=/w/pkg/test/a.test.js,title=x,line=1,column=3::boom', ctx);
+    expect(own).toBe('/w/pkg/test/a.test.js:1');
+    expect(runnerAnnotation('::error file=pkg/test/a%2Cb.js,line=2::boom', ctx)).toBe('/w/pkg/test/a,b.js:2');
+    expect(runnerAnnotation('::warning file=a.js,line=2::w', ctx)).toBeNull();
+    expect(renderAnnotations(report({ failed_tests: [failure(1), failure(2)] }), ctx, { annotated: new Set([own ?? '']) }))
+      .toBe('::error file=pkg/test/a.test.js,line=2,title=t2::m2\n');
+  });
+});
+
+describe('the step summary', () => {
+  it('holds the status, the counts, a table of failures linked to their lines, and the rerun command', () => {
+    const hostile = failure(7, { test_name: 'a | <b> *c* `d`', file: 'test/x (1).js', message: '\n  first\nsecond' });
+    expect(renderStepSummary(report({ failed_tests: [hostile, failure(2, { file: null, line: null })], next: 'run-tests --name \'a ``` b\'' }), ctx)).toBe([
+      '',
+      '## run-tests: failed (jest)',
+      '',
+      '2 passed, 1 failed, 0 errors, 0 skipped in 1.50s · exit code 1',
+      '',
+      '| Test | Where | Message |',
+      '| --- | --- | --- |',
+      '| a &#124; &lt;b&gt; \\*c\\* \\`d\\` | [test/x (1).js:7](https://gh/o/r/blob/f00/pkg/test/x%20%281%29.js#L7) | first |',
+      '| t2 |  | m2 |',
+      '',
+      'Rerun:',
+      '',
+      '````sh',
+      "run-tests --name 'a ``` b'",
+      '````',
+      '',
+      '',
+    ].join('\n'));
+  });
+
+  it('links nothing without the repository, and counts failures past the bound', () => {
+    const text = renderStepSummary(report({ failed_tests: [failure(1), failure(2), failure(3)], next: null }), githubContext({}), 2);
+    expect(text).toContain('| t2 | test/a.test.js:2 | m2 |\n\n…and 1 more failed tests (the JSON report lists them all).\n\n');
+    expect(text).not.toContain('t3');
+    expect(text).not.toContain('Rerun');
+  });
+});
