@@ -55,7 +55,9 @@ suite('--max-failures', () => {
     expect(report.summary).toEqual(MANY_SUMMARY);
     expect(report.failed_tests).toHaveLength(7);
     expect(report.truncated).toEqual({ failed_tests: 53 });
-    expect(report.next).toBe('run-tests --failed-only');
+    expect(report.next).toBe(`run-tests --cwd ${dir} --failed-only`);
+    // Each failure listed keeps the command that reruns it.
+    expect(report.failed_tests.map((t) => t.rerun_argv?.slice(0, 3))).toEqual(report.failed_tests.map(() => ['run-tests', '--cwd', dir]));
     const kept = await lastFailures(dir);
     expect(kept.map((t) => t.test_name).sort()).toEqual(MANY_NAMES);
     expect(report.failed_tests.every((t) => kept.some((k) => k.id === t.id))).toBe(true);
