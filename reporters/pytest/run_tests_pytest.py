@@ -168,6 +168,7 @@ class Reporter:
             "assertion": isinstance(exc, (AssertionError, pytest.fail.Exception)),
             "message": bounded(excinfo.exconly(tryshort=True)),
             "line": _frame_line(excinfo.tb, test_file) or self.crash_line(crash, test_file),
+            "stack": bounded("".join(traceback.format_tb(excinfo.tb))),
         }
 
     def crash_line(self, crash, test_file):

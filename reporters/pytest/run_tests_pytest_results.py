@@ -3,7 +3,9 @@
 and whether the run ended with every selected test run. Imports nothing from pytest.
 """
 
-MESSAGE_LIMIT = 2048
+# Above run-tests' own 2 KiB cut, which says how many lines it leaves out: it can count
+# them only in what it is given. Keeps each event line bounded all the same.
+MESSAGE_LIMIT = 16 * 1024
 # pytest's exit statuses after which every selected test ran: tests passed, tests failed,
 # no tests collected. 2 (interrupted) also follows collection errors: see ending().
 RAN_ALL = (0, 1, 5)
@@ -36,7 +38,7 @@ class Phases:
         self.restart()
 
     def restart(self):
-        self.status, self.message, self.where = None, None, None
+        self.status, self.message, self.where, self.stack = None, None, None, None
 
     def add(self, report, failure):
         self.seconds += report.duration
@@ -55,7 +57,7 @@ class Phases:
             self.message = f"{self.message}\n\nthen {message}"
             return
         self.status = "failed" if when == "call" and failure["assertion"] else "error"
-        self.message, self.where = message, failure["line"]
+        self.message, self.where, self.stack = message, failure["line"], failure.get("stack")
 
     def end(self):
         """The test_end event, or None when no phase gave a result (--setup-only)."""
@@ -66,6 +68,8 @@ class Phases:
             event["message"] = self.message
         if self.where is not None:
             event["location"] = {"file": self.event["file"], "line": self.where}
+        if self.stack is not None:
+            event["stack"] = self.stack
         return event
 
 

@@ -124,7 +124,7 @@ module RunTests
     def end_unfinished
       return if @running.nil?
 
-      emit(example_event(@running).merge(status: "error", message: UNFINISHED, duration_ms: nil))
+      emit(example_event(@running).merge(status: "error", message: UNFINISHED, duration_ms: nil, stopped: true))
       id = @running.id
       @running = nil
       "rspec example #{id} did not finish: the run was stopped while it ran"

@@ -3,9 +3,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { HarnessError, usageError } from '../model/errors.js';
 import { EXIT } from '../model/exit-codes.js';
+import { DEFAULT_MAX_FAILURES } from '../model/request.js';
 import { RUNNER_IDS } from '../runners/index.js';
 import { EXAMPLES, EXIT_CODE_TABLE } from './help.js';
-import { parseCount, parseIds, parseKeepRuns, parseName, parseSeconds, parseSize, resolveCwd, resolveExistingFile, resolveOperands } from './options.js';
+import { parseCount, parseIds, parseKeepRuns, parseMaxFailures, parseName, parseSeconds, parseSize, resolveCwd, resolveExistingFile, resolveOperands } from './options.js';
 import { resolveJunitPath } from './junit-path.js';
 import type { RunReport } from '../model/report.js';
 import type { TestResult } from '../model/results.js';
@@ -36,6 +37,7 @@ interface RunOptions {
   report?: string;
   junit?: string;
   keepRuns: string;
+  maxFailures: string;
 }
 
 /** The only place that ends the process. */
@@ -69,6 +71,7 @@ async function run(files: string[], options: RunOptions, runnerArgs: readonly st
     timeoutMs: parseSeconds('--timeout', options.timeout, { allowZero: false }),
     killGraceMs: parseSeconds('--kill-grace', options.killGrace, { allowZero: true }),
     maxLogBytes: parseSize('--max-log', options.maxLog),
+    maxFailures: parseMaxFailures(options.maxFailures),
     runner: options.runner ?? null,
     minTests: parseCount('--min-tests', options.minTests),
     allowNoTests: options.allowNoTests === true,
@@ -120,12 +123,12 @@ async function writeJunit(file: string, report: RunReport, tests: readonly TestR
   }
 }
 
-async function parse(file: string, options: { format?: string; json?: boolean; cwd?: string; junit?: string }): Promise<void> {
+async function parse(file: string, options: { format?: string; json?: boolean; cwd?: string; junit?: string; maxFailures: string }): Promise<void> {
   const cwd = resolveCwd(options.cwd);
   const input = resolveExistingFile(cwd, file);
   const junitPath = options.junit === undefined ? null : resolveJunitPath(cwd, options.junit, [input]);
   const { importReport } = await import('./parse-command.js');
-  const { report, tests } = await importReport(input, options.format ?? null, cwd);
+  const { report, tests } = await importReport(input, options.format ?? null, cwd, parseMaxFailures(options.maxFailures));
   if (junitPath !== null) await writeJunit(junitPath, report, tests);
   if (process.env['GITHUB_ACTIONS'] === 'true') await (await import('./github.js')).githubActions(process.env, options.json === true)?.finish(report);
   exit(report.exit_code, (await loadRenderer(options.json === true))(report));
@@ -205,6 +208,7 @@ function program(runnerArgs: readonly string[] | null): Command {
     .option('--timeout <seconds>', 'kill the run after this long', '300')
     .option('--kill-grace <seconds>', 'after SIGTERM, wait this long before SIGKILL', '5')
     .option('--max-log <size>', "cap the run's log: keep the first and last half, e.g. 64M, 512K; 0 for no cap", '64M')
+    .option('--max-failures <n>', 'list at most n failures in the report (last-failures.json keeps them all); 0 for no cap', String(DEFAULT_MAX_FAILURES))
     .option('--json', 'print the JSON report on stdout, and nothing else there')
     .option('--cwd <dir>', 'run as if started in this directory')
     .option('--runner <id>', `use this runner instead of detecting one (${RUNNER_IDS.join(', ')})`)
@@ -234,6 +238,7 @@ function program(runnerArgs: readonly string[] | null): Command {
     .addOption(new Option('--json', 'print JSON'))
     .option('--cwd <dir>', 'make file paths relative to this directory')
     .option('--junit <path>', 'also write the results as JUnit XML')
+    .option('--max-failures <n>', 'list at most n failures in the report; 0 for no cap', String(DEFAULT_MAX_FAILURES))
     .action(parse);
   cli.command('show')
     .description("print a stored run's report as it was first printed (the latest completed run by default)")

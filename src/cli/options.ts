@@ -61,6 +61,12 @@ export function parseCount(option: string, value: string, { min = 0, max = Numbe
   return count;
 }
 
+/** `--max-failures`: how many failures the report lists; `0` means no cap. */
+export function parseMaxFailures(value: string): number | null {
+  const max = parseCount('--max-failures', value);
+  return max === 0 ? null : max;
+}
+
 /** `--keep-runs`: at least 1, since the run that prunes is always kept. */
 export function parseKeepRuns(value: string): number {
   const keep = parseCount('--keep-runs', value);

@@ -21,7 +21,7 @@ export const LOOKED_FOR = 'JUnit XML (<testsuites>, <testsuite> or <testcase>), 
 /** `run-tests parse`: a report another tool wrote, read into the same contract. It is
  * evidence run-tests did not see produced (`source: imported`): there is no runner exit
  * to cross-check, so it passes only when complete, with an executed test and no failure. */
-export async function importReport(file: string, format: string | null, cwd: string): Promise<ProjectRun> {
+export async function importReport(file: string, format: string | null, cwd: string, maxFailures?: number | null): Promise<ProjectRun> {
   const chosen = format === null ? null : knownFormat(format);
   let head: { text: string; cut: boolean };
   try {
@@ -46,7 +46,7 @@ export async function importReport(file: string, format: string | null, cwd: str
     return failed({ file, cwd, format: use, reason, code: 'REPORT_UNPARSEABLE', message: `${file} holds no ${use} results`, warnings: parsed.warnings });
   }
   const { status, warnings } = importVerdict(parsed, file);
-  return { report: importedReport({ format: use, reason, root: cwd, file, status, tests: parsed.tests, warnings, error: null, packages: parsed.packages, notes: parsed.notes }), tests: parsed.tests };
+  return { report: importedReport({ format: use, reason, root: cwd, file, status, tests: parsed.tests, warnings, error: null, packages: parsed.packages, notes: parsed.notes, maxFailures }), tests: parsed.tests };
 }
 
 function knownFormat(format: string): ImportFormat {

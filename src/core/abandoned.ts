@@ -4,7 +4,8 @@ import { isParserId } from '../runners/parsers.js';
 import { killMarkedProcesses } from '../process/index.js';
 import { writeJsonAtomic } from '../store/atomic.js';
 import { abandonedRuns, RUN_REPORT, type AbandonedRun } from '../store/runs.js';
-import { isFailure, toRecord } from './failures.js';
+import { capFailures, isFailure, recordOf } from './failures.js';
+import { DEFAULT_MAX_FAILURES } from '../model/request.js';
 import { followReports, type ReadReports } from './follow-reports.js';
 import { SCHEMA_VERSION, type RunReport } from '../model/report.js';
 import { STATUS_EXIT_CODES } from '../model/exit-codes.js';
@@ -71,7 +72,7 @@ function abandonedReport(run: AbandonedRun, read: ReadReports, killed: number): 
     timed_out: false,
     duration_ms: 0,
     summary: summarize(tests),
-    failed_tests: (tests ?? []).filter(isFailure).map(toRecord),
+    ...capFailures((tests ?? []).filter(isFailure).map(recordOf(record.log)), DEFAULT_MAX_FAILURES),
     rerun: null,
     artifact: record.log,
     failures_file: null,

@@ -5,9 +5,9 @@ import type { ArtifactPaths } from '../store/artifacts.js';
 import type { HarnessError } from '../model/errors.js';
 import { displayCommand } from './quote.js';
 import { SCHEMA_VERSION, type RunReport } from '../model/report.js';
-import type { RunRequest } from '../model/request.js';
-import { isFailure, toRecord } from './failures.js';
-import type { FailedTestRecord, PackageResult, RunStatus, TestResult } from '../model/results.js';
+import { DEFAULT_MAX_FAILURES, type RunRequest } from '../model/request.js';
+import { capFailures, isFailure, recordOf } from './failures.js';
+import type { FailedTestRecord, PackageResult, RunningTest, RunStatus, TestResult } from '../model/results.js';
 import { exitCodeOf } from '../model/exit-codes.js';
 import { summarize } from './verdict.js';
 import { asCommand, nextArgv, rerunArgv } from './suggest.js';
@@ -34,6 +34,8 @@ export interface Parts {
   /** From the parsed report (ParsedReport.packages and .notes). */
   readonly packages?: readonly PackageResult[] | undefined;
   readonly notes?: readonly string[] | undefined;
+  /** ParsedReport.running: what ran when the run stopped, where the report tells. */
+  readonly running?: readonly RunningTest[] | undefined;
 }
 
 export function buildReport(run: Context & { invocation?: Invocation }, parts: Parts): RunReport {
@@ -54,11 +56,12 @@ export function buildReport(run: Context & { invocation?: Invocation }, parts: P
     exit_status: parts.outcome?.exitCode ?? null,
     signal: parts.outcome?.signal ?? null,
     timed_out: parts.outcome?.timedOut ?? false,
+    ...(parts.outcome?.timedOut === true ? { running_at_timeout: parts.running ?? null } : {}),
     duration_ms: Math.round(parts.outcome?.durationMs ?? 0),
     started_at: run.startedAt,
     finished_at: new Date().toISOString(),
     summary: parts.summary,
-    failed_tests: parts.failed.map((t) => ({ ...t, rerun_argv: rerunnable ? rerunArgv(request, run.root, t) : null })),
+    ...capFailures(parts.failed.map((t) => ({ ...t, rerun_argv: rerunnable ? rerunArgv(request, run.root, t) : null })), maxFailures(request)),
     rerun: parts.rerun,
     artifact: parts.outcome ? run.artifacts.log : null,
     failures_file: parts.failuresFile,
@@ -69,6 +72,10 @@ export function buildReport(run: Context & { invocation?: Invocation }, parts: P
     ...(parts.packages === undefined ? {} : { packages: parts.packages }),
   };
 }
+
+/** --max-failures, or its default when the request does not say. */
+export const maxFailures = (request: RunRequest): number | null =>
+  (request.maxFailures === undefined ? DEFAULT_MAX_FAILURES : request.maxFailures);
 
 const EMPTY_PARTS = {
   outcome: null,
@@ -112,6 +119,8 @@ export interface ImportedParts {
   readonly error: RunReport['error'];
   readonly packages?: readonly PackageResult[] | undefined;
   readonly notes?: readonly string[] | undefined;
+  /** --max-failures; DEFAULT_MAX_FAILURES when not given. */
+  readonly maxFailures?: number | null;
 }
 
 export function importedReport(parts: ImportedParts): RunReport {
@@ -133,7 +142,8 @@ export function importedReport(parts: ImportedParts): RunReport {
     finished_at: null,
     summary: summarize(parts.tests),
     // Another tool's tests: run-tests has no record to rerun them by.
-    failed_tests: (parts.tests ?? []).filter(isFailure).map((t) => ({ ...toRecord(t), rerun_argv: null })),
+    ...capFailures((parts.tests ?? []).filter(isFailure).map((t) => ({ ...recordOf(parts.file)(t), rerun_argv: null })),
+      parts.maxFailures === undefined ? DEFAULT_MAX_FAILURES : parts.maxFailures),
     rerun: null,
     artifact: parts.file,
     failures_file: null,

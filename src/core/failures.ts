@@ -1,16 +1,31 @@
-import { boundMessage } from '../parsers/fields.js';
+import { boundMessage, withFullText } from '../parsers/fields.js';
 import type { FailedTest, FailedTestRecord, TestResult } from '../model/results.js';
+import type { RunReport } from '../model/report.js';
 
 export const isFailure = (test: TestResult): test is FailedTest => test.status === 'failed' || test.status === 'error';
 
-export const toRecord = (test: FailedTest): FailedTestRecord => ({
+/** A failure as the report and last-failures.json keep it; a cut message names `where`
+ * its full text is (the run's log), when given. The stack is null where the runner gave none. */
+export const recordOf = (where: string | null) => (test: FailedTest): FailedTestRecord => ({
   test_name: test.name,
   file: test.file,
   line: test.line,
   status: test.status,
-  message: boundMessage(test.message),
+  message: where === null ? boundMessage(test.message) : withFullText(boundMessage(test.message), where),
   id: test.id,
+  stack: test.stack ?? null,
 });
+
+export const toRecord = recordOf(null);
+
+/** The report's failures: the first `max` (all when null), and `truncated` with how
+ * many were left out, when any were. `dropped` counts failures left out before (a
+ * project's, in a merged report). */
+export function capFailures<T extends FailedTestRecord>(failed: readonly T[], max: number | null, dropped = 0): { failed_tests: readonly T[]; truncated?: NonNullable<RunReport['truncated']> } {
+  const shown = max === null ? failed : failed.slice(0, max);
+  const left = dropped + failed.length - shown.length;
+  return left > 0 ? { failed_tests: shown, truncated: { failed_tests: left } } : { failed_tests: shown };
+}
 
 /** Where a failure without a line is defined (Runner.locate, with the project bound). */
 export type Locate = (failure: FailedTest) => Promise<{ readonly file: string; readonly line: number } | null>;
@@ -76,8 +91,9 @@ export function nextFailures(
   results: readonly TestResult[],
   wholeTruth: boolean,
   rules: RerunRules = {},
+  record: (test: FailedTest) => FailedTestRecord = toRecord,
 ): FailedTestRecord[] {
-  const current = results.filter(isFailure).map(toRecord);
+  const current = results.filter(isFailure).map(record);
   if (wholeTruth) return current;
   const covered = coverage(results, rules);
   return [...current, ...previous.filter((record) => !covered(record))];

@@ -105,10 +105,14 @@ function safely(parse: () => ParsedReport | null): ParsedReport | Error | null {
 
 function choose(results: readonly { file: FollowedFile; report: ParsedReport | Error | null }[]): ReadReports {
   const parsed = results.flatMap((r) => (r.report instanceof Error || r.report === null ? [] : [r.report]));
+  // What was running when the run stopped is known to the report that says when tests
+  // start (rspec's events, not its JSON): kept whichever report is chosen.
+  const running = parsed.find((r) => r.running !== undefined)?.running;
+  const withRunning = (report: ParsedReport): ParsedReport => (report.running !== undefined || running === undefined ? report : { ...report, running });
   const complete = parsed.find((r) => r.complete);
-  if (complete) return { report: complete, warnings: complete.warnings, error: null };
+  if (complete) return { report: withRunning(complete), warnings: complete.warnings, error: null };
   const best = [...parsed].sort((a, b) => b.tests.length - a.tests.length)[0] ?? null;
-  if (best && best.tests.length > 0) return { report: best, warnings: best.warnings, error: null };
+  if (best && best.tests.length > 0) return { report: withRunning(best), warnings: best.warnings, error: null };
   const problems = results.map(({ file, report }) => {
     if (report instanceof Error) return `${file.source.path} could not be parsed: ${report.message}`;
     if (report === null) return `${file.source.path} is ${file.bytes === 0 && fsExists(file.source.path) ? 'empty' : 'missing'}`;

@@ -12,7 +12,7 @@ import { buildReport, harnessErrorReport, nothingToRerun, type Context } from '.
 import { afterRun, beginRecord, completeRecord, DEFAULT_KEEP_RUNS, lockedOutWarning } from './run-record.js';
 import { runCommands } from './commands.js';
 import { HarnessError } from '../model/errors.js';
-import { isFailure, nextFailures, notRun, placeFailures, toRecord } from './failures.js';
+import { isFailure, nextFailures, notRun, placeFailures, recordOf } from './failures.js';
 import { checkName, NOTHING_MATCHED } from './name-check.js';
 import { projectsBelow, unrunWarnings } from './unrun.js';
 import { followReports, type ReportFollower } from './follow-reports.js';
@@ -227,13 +227,14 @@ async function finish(run: Execution, outcome: ProcessOutcome, follower: ReportF
       status,
       outcome,
       summary: summarize(report && !failedEarly ? tests : null),
-      failed: tests.filter(isFailure).map(toRecord),
+      failed: tests.filter(isFailure).map(recordOf(artifacts.log)),
       warnings: shared ? warnings : [...warnings, lockedOutWarning(artifacts)],
       error: failedEarly ?? (report === null ? read.error : null),
       rerun: run.selected ? { selected: run.selected.length, not_run: missing.map((t) => t.test_name) } : null,
       failuresFile: wroteResults ? artifacts.lastFailures : null,
       packages: report?.packages,
       notes: report?.notes,
+      running: report?.running,
     });
     return { ...built, ...treeFields };
   });
@@ -265,7 +266,7 @@ function recordFailures(run: Execution, tests: readonly TestResult[], status: Ru
   writeLastFailures(run.artifacts.lastFailures, {
     framework: run.detection.adapter.id,
     project_root: run.root,
-    failed_tests: tests.length > 0 ? nextFailures(previous ?? [], tests, wholeTruth, rerunRules(run.detection.adapter)) : previous ?? [],
+    failed_tests: tests.length > 0 ? nextFailures(previous ?? [], tests, wholeTruth, rerunRules(run.detection.adapter), recordOf(run.artifacts.log)) : previous ?? [],
     last_run: { status },
   });
   return tests.length > 0;

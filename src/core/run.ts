@@ -8,6 +8,8 @@ import { newRunId } from '../store/runs.js';
 import { operandFiles } from './locations.js';
 import type { RunStatus, Summary } from '../model/results.js';
 import { exitCodeOf } from '../model/exit-codes.js';
+import { capFailures } from './failures.js';
+import { maxFailures } from './build-report.js';
 import { projectsWithIds, type IdRecords } from './ids.js';
 import { asCommand, nextArgv } from './suggest.js';
 
@@ -62,11 +64,14 @@ export function mergeReports(request: RunRequest, reports: readonly RunReport[],
     exit_status: null,
     signal: null,
     timed_out: reports.some((r) => r.timed_out),
+    ...runningAtTimeout(request.cwd, reports),
     duration_ms: reports.reduce((sum, r) => sum + r.duration_ms, 0),
     started_at: reports[0]?.started_at ?? null,
     finished_at: reports.at(-1)?.finished_at ?? null,
     summary: sumSummaries(reports.map((r) => r.summary)),
-    failed_tests: reports.flatMap((r) => r.failed_tests.map((t) => ({ ...t, file: prefix(r, t.file) }))),
+    // Each project's list is capped already; together they are capped once more.
+    ...capFailures(reports.flatMap((r) => r.failed_tests.map((t) => ({ ...t, file: prefix(r, t.file) }))), maxFailures(request),
+      reports.reduce((sum, r) => sum + (r.truncated?.failed_tests ?? 0), 0)),
     rerun: sumReruns(reports),
     artifact: null,
     failures_file: null,
@@ -76,6 +81,15 @@ export function mergeReports(request: RunRequest, reports: readonly RunReport[],
     projects: reports,
     ...mergeDrift(request.cwd, reports),
   };
+}
+
+/** The tests each project that timed out was running, files relative to `cwd`; null
+ * when a project's report could not tell. Absent when none timed out. */
+function runningAtTimeout(cwd: string, reports: readonly RunReport[]): Pick<RunReport, 'running_at_timeout'> {
+  const timedOut = reports.filter((r) => r.timed_out);
+  if (timedOut.length === 0) return {};
+  if (timedOut.some((r) => !r.running_at_timeout)) return { running_at_timeout: null };
+  return { running_at_timeout: timedOut.flatMap((r) => (r.running_at_timeout ?? []).map((t) => ({ ...t, file: relativeTo(cwd, r.project_root, t.file) }))) };
 }
 
 /** The reruns of the projects together: what was selected, and what of it did not run. */

@@ -1,7 +1,9 @@
 /** What the Python runners (pytest, unittest) both know of a project: its virtualenv,
- * pytest's configuration files, and Python's regular expressions. */
+ * pytest's configuration files, Python's regular expressions and tracebacks. */
 import type { ProjectFacts } from '../project/facts.js';
 import { tomlAt, tomlTable } from '../project/toml.js';
+import type { StackFrame } from '../model/results.js';
+import { projectFrames, type RawFrame } from '../parsers/frames.js';
 
 const VIRTUALENVS = ['.venv', 'venv'] as const;
 
@@ -31,3 +33,18 @@ export function virtualenvPython(facts: ProjectFacts): string | null {
 
 /** Python's re.escape for the characters that are special outside verbose mode. */
 export const escapePythonRegex = (text: string): string => text.replace(/[\\.^$*+?{}[\]|()]/g, (c) => `\\${c}`);
+
+/** `  File "/p/tests/test_x.py", line 3, in test_x`: a frame of a Python traceback. */
+const TRACEBACK_FRAME = /^\s*File "(.+)", line (\d+), in (.+)$/;
+
+/** A failure's Python traceback for the report: its frames in the project, innermost
+ * first as in V8's stacks (Python prints the outermost first); nothing without one. */
+export function pythonStack(traceback: string | null, root: string): { stack?: StackFrame[] } {
+  if (traceback === null) return {};
+  const frames: RawFrame[] = [];
+  for (const line of traceback.split('\n')) {
+    const frame = TRACEBACK_FRAME.exec(line);
+    if (frame?.[1] && frame[2]) frames.push({ file: frame[1], line: Number(frame[2]), function: frame[3] ?? null });
+  }
+  return { stack: projectFrames(frames.reverse(), root) };
+}

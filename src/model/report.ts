@@ -1,4 +1,4 @@
-import type { FailedTestRecord, PackageResult, RunStatus, Summary } from './results.js';
+import type { FailedTestRecord, PackageResult, RunningTest, RunStatus, Summary } from './results.js';
 
 export const SCHEMA_VERSION = 1;
 
@@ -28,12 +28,19 @@ export interface RunReport {
   readonly exit_status: number | null;
   readonly signal: string | null;
   readonly timed_out: boolean;
+  /** On a run that timed out: the tests running when the timeout struck, from the
+   * runner's test-start events; null when its report does not tell. Absent otherwise. */
+  readonly running_at_timeout?: readonly RunningTest[] | null;
   readonly duration_ms: number;
   /** ISO 8601; null for an imported report. */
   readonly started_at: string | null;
   readonly finished_at: string | null;
   readonly summary: Summary;
+  /** The first --max-failures failures (all of them with --max-failures 0). */
   readonly failed_tests: readonly ReportedFailure[];
+  /** How many entries the lists above leave out (failed_tests beyond --max-failures).
+   * Absent when nothing was left out. */
+  readonly truncated?: { readonly failed_tests: number };
   /** On a --failed-only or --id run: how many tests were selected, and those that did not run. */
   readonly rerun: { readonly selected: number; readonly not_run: readonly string[] } | null;
   readonly artifact: string | null;

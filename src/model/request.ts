@@ -27,6 +27,9 @@ export interface CustomCommand {
   readonly report: { readonly format: 'junit' | 'tap'; readonly path: string | '-' };
 }
 
+/** How many failures a report lists unless --max-failures says otherwise. */
+export const DEFAULT_MAX_FAILURES = 50;
+
 /** A validated request to run tests (see src/cli/options.ts for validation). */
 export interface RunRequest {
   /** Absolute invocation directory. */
@@ -47,6 +50,9 @@ export interface RunRequest {
   readonly killGraceMs: number;
   /** Cap on the log's size (--max-log), null for none. */
   readonly maxLogBytes: number | null;
+  /** Cap on the failures the report lists (--max-failures), null for none; by default
+   * DEFAULT_MAX_FAILURES. last-failures.json keeps them all. */
+  readonly maxFailures?: number | null;
   readonly runner: string | null;
   readonly minTests: number;
   readonly allowNoTests: boolean;

@@ -26,6 +26,18 @@ export interface SkippedTest extends TestBase { readonly status: 'skipped'; read
 export interface FailedTest extends TestBase {
   readonly status: 'failed' | 'error';
   readonly message: string;
+  /** The failure's stack, frames in the project only (src/parsers/frames.ts); absent
+   * when the runner gave none. */
+  readonly stack?: readonly StackFrame[];
+}
+
+/** One frame of a failure's stack, in the project: not in its dependencies
+ * (node_modules, the module cache) nor in the runtime. */
+export interface StackFrame {
+  /** Relative to the project root, `/`-separated. */
+  readonly file: string;
+  readonly line: number;
+  readonly function: string | null;
 }
 export type TestResult = PassedTest | SkippedTest | FailedTest;
 
@@ -51,6 +63,17 @@ export interface ParsedReport {
   /** How the run went, beyond its results (`2 of 3 packages replayed from go's test
    * cache`): added to the report's reason. */
   readonly notes?: readonly string[];
+  /** In a run cut short: the tests that had started and not ended (empty: none). Absent
+   * when the report does not say when a test starts. */
+  readonly running?: readonly RunningTest[];
+}
+
+/** A test that was running when its run stopped; a file with no test running in it
+ * has a null name. */
+export interface RunningTest {
+  readonly name: string | null;
+  /** Relative to the project root; null when the runner did not say. */
+  readonly file: string | null;
 }
 
 export interface PackageResult {
@@ -98,4 +121,7 @@ export interface FailedTestRecord {
   readonly message: string;
   /** Runner-native selector for reruns. */
   readonly id: string;
+  /** Frames in the project, at most STACK_FRAMES_LIMIT; null when the runner gave no
+   * stack (records written before it existed have none). */
+  readonly stack?: readonly StackFrame[] | null;
 }

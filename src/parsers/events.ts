@@ -81,6 +81,10 @@ export interface EventRules {
   /** The result of the test a run stopped in (its test_start without a test_end, in an
    * incomplete run), such as an error to rerun. By default none: a warning names it. */
   readonly unfinished?: (event: TestStart, ctx: ParseContext) => TestResult | null;
+  /** False when the runner reports a test's start only once the test has ended (node's
+   * test runner, which relays a file's tests after they ran): its starts cannot tell
+   * what was running when a run stopped. */
+  readonly liveStarts?: boolean;
 }
 
 const STATUSES: ReadonlySet<string> = new Set<TestStatus>(['passed', 'failed', 'error', 'skipped']);
@@ -99,6 +103,10 @@ interface State {
   processStart: number;
   /** The last test_start without its test_end, named when the run stops there. */
   running: TestStart | null;
+  /** A test_start or file_start was read: what was running when the run stopped is known. */
+  startsSeen: boolean;
+  /** Tests whose test_end says the run was stopped while they ran (`stopped`). */
+  readonly stoppedTests: Running[];
   /** Files started (file_start) and not ended, with the test last started in each. */
   readonly files: Map<string, Running>;
   readonly fileCounts: number[];
@@ -117,7 +125,7 @@ export function eventsParser(rules: EventRules = {}): ParserFactory {
   return (ctx) => {
     const state: State = {
       tests: [], warnings: [], notes: [], started: new Set(), ended: new Set(), totals: new Map(), lines: [], processStart: 0,
-      running: null, files: new Map(), fileCounts: [], testCounts: [], filesEnded: 0, crashed: false, interrupted: false, unusable: null, ran: null, badSchema: undefined,
+      running: null, startsSeen: false, stoppedTests: [], files: new Map(), fileCounts: [], testCounts: [], filesEnded: 0, crashed: false, interrupted: false, unusable: null, ran: null, badSchema: undefined,
     };
     return lineParser({
       line(raw, lineNo, cutOff) {
@@ -140,6 +148,7 @@ function handle(record: JsonObject, lineNo: number, ctx: ParseContext, rules: Ev
       state.processStart = state.tests.length;
       return;
     case 'test_start': {
+      state.startsSeen = true;
       state.running = testStart(record, ctx);
       if (state.running !== null) nowInFile(state, state.running.file, state.running);
       return;
@@ -149,6 +158,7 @@ function handle(record: JsonObject, lineNo: number, ctx: ParseContext, rules: Ev
       const file = str(record['file']);
       if (file === null) return;
       const at = relativeFile(file, ctx.root);
+      state.startsSeen = true;
       if (record['event'] === 'file_start') state.files.set(at, { id: null, name: null, file: at });
       else if (state.files.delete(at)) state.filesEnded += 1;
       return;
@@ -159,7 +169,9 @@ function handle(record: JsonObject, lineNo: number, ctx: ParseContext, rules: Ev
       if (typeof result === 'string') state.warnings.push(`line ${lineNo}: ${result}, ignored`);
       else addTest(result, typeof event === 'string' ? null : event.line, record['again'] === true, state);
       state.running = null;
-      if (typeof event !== 'string') nowInFile(state, event.file, { id: null, name: null, file: event.file });
+      if (typeof event === 'string') return;
+      nowInFile(state, event.file, { id: null, name: null, file: event.file });
+      if (record['stopped'] === true) state.stoppedTests.push({ id: event.id, name: event.name, file: event.file });
       return;
     }
     case 'error': {
@@ -346,8 +358,8 @@ function finish(state: State, rules: EventRules, ctx: ParseContext): ParsedRepor
     && state.badSchema === undefined && state.files.size === 0;
   const stopped = rules.stopped ?? defaultStopped;
   // Files run at once: each one that never ended is named, with the test running in it.
-  if (state.files.size > 0) for (const running of state.files.values()) state.warnings.push(stopped(running));
-  else if (!complete && state.running !== null) state.warnings.push(stopped(state.running));
+  const stoppedIn = state.files.size > 0 ? [...state.files.values()] : !complete && state.running !== null ? [state.running] : [];
+  for (const running of stoppedIn) state.warnings.push(stopped(running));
   if (!complete && state.running !== null) {
     const result = rules.unfinished?.(state.running, ctx) ?? null;
     if (result !== null) append(state, result, state.running.line);
@@ -361,6 +373,7 @@ function finish(state: State, rules: EventRules, ctx: ParseContext): ParsedRepor
     ...(found.length > 0 ? { contradictions: found } : {}),
     ...(state.notes.length > 0 ? { notes: state.notes } : {}),
     ...(state.ran === null ? {} : { ran: state.ran }),
+    ...(state.startsSeen && !complete && rules.liveStarts !== false ? { running: [...state.stoppedTests, ...stoppedIn].map(({ name, file }) => ({ name, file })) } : {}),
     ...(state.unusable === null ? {} : { unusable: state.unusable }),
   };
 }

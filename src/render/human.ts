@@ -1,6 +1,6 @@
 import type { ChalkInstance } from 'chalk';
 import type { RunReport } from '../model/report.js';
-import type { FailedTestRecord, RunStatus, Summary } from '../model/results.js';
+import type { FailedTestRecord, RunningTest, RunStatus, Summary } from '../model/results.js';
 import { messageLines } from './message.js';
 import { visible } from './visible.js';
 
@@ -23,16 +23,20 @@ export function renderHuman(report: RunReport, c: ChalkInstance): string {
   const lines: string[] = [];
   const sections = report.projects.length > 0 ? report.projects : [report];
   for (const section of sections) lines.push(...header(section, c));
+  const left = report.truncated?.failed_tests ?? 0;
   if (report.failed_tests.length > 0) {
-    lines.push('', c.bold(`Failures (${report.failed_tests.length}):`));
+    const count = left > 0 ? `${report.failed_tests.length} of ${report.failed_tests.length + left}` : String(report.failed_tests.length);
+    lines.push('', c.bold(`Failures (${count}):`));
     report.failed_tests.forEach((t, i) => lines.push(...failure(t, i + 1, c)));
   }
+  if (left > 0) lines.push('', c.yellow(`… ${left} more ${left === 1 ? 'failure' : 'failures'} not listed (--max-failures); all are in ${visible(report.failures_file ?? 'the log')}`));
   if (report.warnings.length > 0) {
     lines.push('');
     for (const w of report.warnings) lines.push(c.yellow(`warning: ${visible(w, { lines: true })}`));
   }
   for (const section of sections) if (section.error) lines.push('', c.red(`error: ${visible(section.error.message, { lines: true })}`));
   lines.push('', `${statusWord(report.status, c)}  ${summaryLine(report.summary)}${timing(report)}`);
+  if (report.running_at_timeout && report.running_at_timeout.length > 0) lines.push(c.yellow(`running when it timed out: ${report.running_at_timeout.map(runningTest).join(', ')}`));
   for (const section of sections) if (section.artifact && section.source === 'run') lines.push(c.dim(`log: ${visible(section.artifact)}`));
   if (report.next) lines.push(`next: ${c.cyan(visible(report.next))}`);
   return `${lines.join('\n')}\n`;
@@ -56,6 +60,9 @@ function failure(t: FailedTestRecord, n: number, c: ChalkInstance): string[] {
   const message = messageLines(visible(t.message, { lines: true }), c).map((l) => `     ${l}`);
   return ['', `  ${n}) ${c.bold(where)} ${kind}`, `     ${visible(t.test_name)}`, ...message];
 }
+
+const runningTest = ({ name, file }: RunningTest): string =>
+  (name === null ? visible(file ?? '(unknown file)') : `${visible(name)}${file === null ? '' : ` (${visible(file)})`}`);
 
 /** `N passed, N failed, N errors, N skipped`; unknown counts are shown as `?`, never 0. */
 export function summaryLine(s: Summary): string {

@@ -43,6 +43,7 @@ suite('cargo test', () => {
     const { exitCode, report } = await run(['--cwd', dir, '--timeout', '8', '--kill-grace', '1'], { HANG_PID_FILE: pidFile });
     expect([exitCode, report.status, report.timed_out]).toEqual([124, 'timed_out', true]);
     expect(report.summary).toEqual({ run: 1, passed: 1, failures: 0, errors: 0, skips: 0 });
+    expect(report.running_at_timeout).toEqual([{ name: 'hangs_forever', file: 'tests/hang.rs' }]);
     const grandchild = Number(await fs.readFile(pidFile, 'utf8'));
     expect(grandchild).toBeGreaterThan(1);
     await waitFor(`grandchild ${grandchild} to die`, () => processGone(grandchild), 3000);

@@ -89,6 +89,7 @@ suite('rspec through bundle exec rspec', () => {
     // The example that hung is reported as not finished, the one before it as passed.
     expect(report.summary).toEqual({ run: 2, passed: 1, failures: 0, errors: 1, skips: 0 });
     expect(failures(report)).toEqual([['Hang hangs with a grandchild', 'spec/hang_spec.rb', 8, 'error']]);
+    expect(report.running_at_timeout).toEqual([{ name: 'Hang hangs with a grandchild', file: 'spec/hang_spec.rb' }]);
     const grandchild = Number(await fs.readFile(pidFile, 'utf8'));
     await waitFor(`grandchild ${grandchild} to die`, () => processGone(grandchild), 2000);
   });

@@ -202,6 +202,7 @@ suite('unittest', () => {
     expect([exitCode, report.status, report.timed_out, report.signal]).toEqual([124, 'timed_out', true, 'SIGTERM']);
     expect(report.summary).toEqual({ run: 1, passed: 1, failures: 0, errors: 0, skips: 0 });
     expect(report.warnings).toContain('the run stopped while "tests.test_hang.HangTest.test_2_hangs" was running');
+    expect(report.running_at_timeout).toEqual([{ name: 'tests.test_hang.HangTest.test_2_hangs', file: 'tests/test_hang.py' }]);
   });
 });
 

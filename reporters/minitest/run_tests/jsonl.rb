@@ -6,8 +6,9 @@ require "json"
 # free of Minitest. Every line is an event of schema/events.schema.json.
 module RunTestsMinitest
   SCHEMA = 1
-  # Keeps lines short; above the reader's own limit, which cuts and marks the cut.
-  MESSAGE_LIMIT = 4096
+  # Keeps lines bounded; above the reader's own 2 KiB cut, which says how many lines it
+  # leaves out and can count them only in what it is given.
+  MESSAGE_LIMIT = 16 * 1024
 
   INJECTED = %w[RUN_TESTS_MINITEST_REPORT RUN_TESTS_MINITEST_FILTER RUN_TESTS_MINITEST_FILES].freeze
   BOOT_OPTION = "-rrun_tests/minitest_boot"

@@ -10,7 +10,7 @@ import { stripVTControlCharacters } from 'node:util';
 import type { FailedTest, ParseContext, TestResult } from '../../model/results.js';
 import { boundMessage, relativeFile } from '../../parsers/fields.js';
 import type { ErrorEvent, EventRules, Running, RunRead, TestEnd } from '../../parsers/events.js';
-import { stackFrames } from './stack.js';
+import { failureStack, stackFrames } from './stack.js';
 
 export type Json = Record<string, unknown>;
 
@@ -46,14 +46,14 @@ export function fileTest(e: TestEnd, ctx: ParseContext): TestResult {
     return durationMs === null ? { id, name, file, line: e.line, status: e.status } : { id, name, file, line: e.line, durationMs, status: e.status };
   }
   const line = lineIn(e.stack, file, ctx) ?? e.line;
-  return { id, name, file, line, ...(durationMs === null ? {} : { durationMs }), status: e.status, message: boundMessage(e.message ?? 'failed without a message') };
+  return { id, name, file, line, ...(durationMs === null ? {} : { durationMs }), status: e.status, message: boundMessage(e.message ?? 'failed without a message'), ...failureStack(e.stack, ctx.root) };
 }
 
 /** An error outside any test, tied to its file: a load error (`load error: <file>`) or a
  * hook's, under `name`. Its id is the file's: a rerun runs the file whole. */
 export function fileError(e: ErrorEvent, ctx: ParseContext, name: string): FailedTest {
   const id = e.id ?? e.file ?? name;
-  return { id, name, file: e.file, line: lineIn(e.stack, e.file, ctx) ?? e.line, status: 'error', message: boundMessage(e.message) };
+  return { id, name, file: e.file, line: lineIn(e.stack, e.file, ctx) ?? e.line, status: 'error', message: boundMessage(e.message), ...failureStack(e.stack, ctx.root) };
 }
 
 /** The warning for a file that never ended, or a test that never did in a run that stopped. */

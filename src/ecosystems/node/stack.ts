@@ -1,10 +1,14 @@
 import { fileURLToPath } from 'node:url';
+import { stripVTControlCharacters } from 'node:util';
 import StackUtils from 'stack-utils';
+import type { StackFrame as ProjectFrame } from '../../model/results.js';
+import { projectFrames } from '../../parsers/frames.js';
 
 export interface StackFrame {
   readonly file: string;
   readonly line: number;
   readonly column: number | null;
+  readonly function: string | null;
 }
 
 /** stack-utils reads V8's frames (`at fn (/a b/c.js:12:5)`, `at /a/b.js:12:5`, `at new X
@@ -22,7 +26,7 @@ export function stackFrames(stack: string): StackFrame[] {
     const frame = frames.parseLine(text.trimEnd());
     if (frame === null || frame.file === undefined || frame.line === undefined) continue;
     const file = frame.file.startsWith('file://') ? pathOfUrl(frame.file) : frame.file;
-    if (file !== null) found.push({ file, line: frame.line, column: frame.column ?? null });
+    if (file !== null) found.push({ file, line: frame.line, column: frame.column ?? null, function: frame.function ?? null });
   }
   return found;
 }
@@ -40,4 +44,10 @@ function pathOfUrl(url: string): string | null {
 export function lineInFile(stack: string | null | undefined, file: string): number | null {
   if (!stack) return null;
   return stackFrames(stack).find((frame) => frame.file === file)?.line ?? null;
+}
+
+/** A failure's stack for the report: its frames in the project (colours stripped), or
+ * nothing when the runner gave no stack. */
+export function failureStack(stack: string | null, root: string): { stack?: ProjectFrame[] } {
+  return stack === null ? {} : { stack: projectFrames(stackFrames(stripVTControlCharacters(stack)), root) };
 }

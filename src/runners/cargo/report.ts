@@ -9,7 +9,7 @@
  * ctx.hints.workspace (absolute) is where rustc ran, which panic and compiler paths
  * are relative to; it defaults to the project root. */
 import path from 'node:path';
-import type { FailedTest, ParseContext, ParsedReport, TestResult } from '../../model/results.js';
+import type { FailedTest, ParseContext, ParsedReport, RunningTest, TestResult } from '../../model/results.js';
 import { headerTarget, LibtestText } from './libtest-text.js';
 import { targetSuite } from './suite.js';
 import { classify, Diagnostics, docTestLocation, noteLocation, panicOf, type Location } from './text.js';
@@ -81,6 +81,8 @@ class CargoStream {
   private readonly diagnostics = new Diagnostics();
   private readonly compileErrors = new Map<string, FailedTest>();
   private readonly warnings: string[] = [];
+  /** Tests a suite started and never finished, in suites that ended early. */
+  private readonly stopped: RunningTest[] = [];
   private readonly text = new LibtestText();
   private readonly workspace: string;
   private builds = 0;
@@ -132,7 +134,9 @@ class CargoStream {
     if (this.failedBuilds > 0 && this.compileErrors.size === 0) {
       tests.push({ id: 'build', name: 'compile error', file: null, line: null, status: 'error', message: 'cargo reported that the build failed; see the log' });
     }
-    return { tests, complete, warnings: this.warnings };
+    // Only libtest's JSON says when a test starts; its text does not.
+    const starts = this.suites.some((s) => s.started.size > 0);
+    return { tests, complete, warnings: this.warnings, ...(complete || !starts ? {} : { running: this.stopped }) };
   }
 
   private json(json: Json): void {
@@ -244,6 +248,7 @@ class CargoStream {
     const why = suite.run?.reason ?? 'the test binary stopped before its suite ended';
     const running = [...suite.started].filter((name) => !suite.events.some((e) => e.name === name));
     this.warnings.push(`${suite.run?.label ?? 'a test binary'} ended early (${why})${running.length > 0 ? ` while running ${running.join(', ')}` : ''}`);
+    appendAll(this.stopped, running.map((name) => ({ name, file: this.base(name, target).file })));
     if (suite.run?.failed === null) return results; // cut off by run-tests: no verdict on these
     return [...results, ...running.map((name) => ({ ...this.base(name, target), status: 'error' as const, message: `the test binary ended while this test ran: ${why}` }))];
   }

@@ -7,12 +7,12 @@
  * rewrites spaces in test names to `_`), or the import path alone for a package-level
  * entry (a build failure, a package that failed outside any test); the go adapter
  * turns them back into exact `-run` selections. */
-import type { FailedTest, ParseContext, ParsedReport, TestResult } from '../../model/results.js';
+import type { FailedTest, ParseContext, ParsedReport, RunningTest, TestResult } from '../../model/results.js';
 import { boundMessage, preview } from '../../parsers/fields.js';
 import { decode, readEvent, type GoEvent } from './event.js';
 import { goTestId } from './id.js';
 import { packageDirOf } from './package.js';
-import { BuildFailures, failureLocation, messageOf, packageOfBuild, panicked, timedOutAfter } from './text.js';
+import { BuildFailures, failureLocation, messageOf, packageOfBuild, panicked, panicStack, timedOutAfter } from './text.js';
 import { prefixLocation } from '../../parsers/go-output.js';
 import { NestedRuns } from './nested.js';
 import { lineParser, parseText, type ParserFactory } from '../../parsers/stream.js';
@@ -114,7 +114,16 @@ class GoStream {
     const packages = [...this.packages.values()].map((p) => ({ name: p.path, cached: p.cached }));
     const cached = packages.filter((p) => p.cached).length;
     const notes = cached === 0 ? [] : [`${cached} of ${packages.length} packages replayed from go's test cache (--no-cache runs them afresh)`];
-    return { tests: [...this.results.values()], complete, warnings: this.warnings, packages, notes };
+    return { tests: [...this.results.values()], complete, warnings: this.warnings, packages, notes, ...(complete || this.packages.size === 0 ? {} : { running: this.running() }) };
+  }
+
+  /** The tests of unfinished packages that started (`run`) and never ended, innermost
+   * only: a parent runs as long as its subtest. go names no file for a test. */
+  private running(): RunningTest[] {
+    return [...this.packages.values()].filter((p) => !p.done).flatMap((pkg) => {
+      const open = [...pkg.tests.values()].filter((t) => !t.done);
+      return open.filter((t) => !open.some((o) => o.name.startsWith(`${t.name}/`))).map((t) => ({ name: t.name, file: null }));
+    });
   }
 
   private event(event: GoEvent, line: string, lineNo: number): void {
@@ -218,7 +227,7 @@ class GoStream {
   private failed(pkg: PackageState, output: readonly string[], base: Base, extra = ''): FailedTest {
     const at = failureLocation(output, this.packageDir(pkg.path), this.ctx);
     const message = [messageOf(output), extra].filter((m) => m !== '').join('\n') || 'failed without a message';
-    return { ...base, ...(at ?? {}), status: panicked(output) ? 'error' : 'failed', message: boundMessage(message) };
+    return { ...base, ...(at ?? {}), status: panicked(output) ? 'error' : 'failed', message: boundMessage(message), ...panicStack(output, this.ctx) };
   }
 
   /** The package's final line. Tests still running then were cut off by the package's

@@ -2,9 +2,10 @@
  * message and where it failed) and build failures, which Go before 1.21 prints as
  * text (`# pkg` headers and `file.go:12:3: …` compiler errors on stderr, `FAIL pkg
  * [build failed]` on stdout) and 1.21+ wraps in `build-output` events. */
-import type { FailedTest, ParseContext } from '../../model/results.js';
+import type { FailedTest, ParseContext, StackFrame } from '../../model/results.js';
 import { boundMessage, relativeFile } from '../../parsers/fields.js';
 import { messageOf, prefixLocation, type Location } from '../../parsers/go-output.js';
+import { projectFrames, type RawFrame } from '../../parsers/frames.js';
 
 export { messageOf, type Location };
 
@@ -28,6 +29,22 @@ export function failureLocation(output: readonly string[], packageDir: string | 
     }
   }
   return prefixLocation(lines, packageDir);
+}
+
+/** A goroutine trace's frame: its function's line, then `\t/abs/file.go:23 +0x2e`. */
+const TRACE_FILE = /^\t(.+\.go):(\d+)(?: \+0x[0-9a-f]+)?$/;
+
+/** A panic's goroutine trace, frames in the project only (not GOROOT nor the module
+ * cache); nothing for a test that did not panic: go prints no stack for t.Error. */
+export function panicStack(output: readonly string[], ctx: ParseContext): { stack?: StackFrame[] } {
+  if (!panicked(output)) return {};
+  const lines = output.join('').split('\n');
+  const frames: RawFrame[] = [];
+  lines.forEach((line, i) => {
+    const at = TRACE_FILE.exec(line);
+    if (at?.[1] && at[2]) frames.push({ file: at[1], line: Number(at[2]), function: (lines[i - 1] ?? '').replace(/\(.*$/, '') || null });
+  });
+  return { stack: projectFrames(frames, ctx.root) };
 }
 
 /** `# example.com/m/p [example.com/m/p.test]`: the package whose build the lines below belong to. */

@@ -7,6 +7,7 @@ import type { FailedTest, ParseContext, Parser, TestResult } from '../../model/r
 import { str } from '../../parsers/fields.js';
 import { defaultError, defaultTest, eventsParser, type ErrorEvent, type TestEnd } from '../../parsers/events.js';
 import { lineInTestFile } from '../../ecosystems/node/mocha-node-shared.js';
+import { failureStack } from '../../ecosystems/node/stack.js';
 import { parseText, type ParserFactory } from '../../parsers/stream.js';
 
 export const mochaId = (file: string | null, fullTitle: string): string => `${file ?? ''}::${fullTitle}`;
@@ -14,13 +15,13 @@ export const mochaId = (file: string | null, fullTitle: string): string => `${fi
 function test(e: TestEnd, ctx: ParseContext): TestResult {
   const result = { ...defaultTest(e), id: mochaId(e.file, e.name) };
   if (result.status !== 'failed' && result.status !== 'error') return result;
-  return { ...result, line: lineInTestFile(e.stack, str(e.raw['file']), ctx.root) ?? e.line };
+  return { ...result, line: lineInTestFile(e.stack, str(e.raw['file']), ctx.root) ?? e.line, ...failureStack(e.stack, ctx.root) };
 }
 
 /** A hook's failure is an assertion's when its stack says so: the reporter writes the
  * message without the class, as for a test. */
 function error(e: ErrorEvent, ctx: ParseContext): FailedTest {
-  const entry = defaultError(e);
+  const entry = { ...defaultError(e), ...failureStack(e.stack, ctx.root) };
   const line = lineInTestFile(e.stack, str(e.raw['file']), ctx.root) ?? e.line;
   if (e.kind !== 'hook') return { ...entry, line };
   const name = e.name ?? 'hook';

@@ -8,7 +8,7 @@ import type { FailedTest, ParseContext, Parser } from '../../model/results.js';
 import { boundMessage, relativeFile } from '../../parsers/fields.js';
 import { eventsParser, type ErrorEvent } from '../../parsers/events.js';
 import { fileError, fileRules, loadErrorName, stripAnsi } from '../../ecosystems/node/jest-vitest-events.js';
-import { stackFrames } from '../../ecosystems/node/stack.js';
+import { failureStack, stackFrames } from '../../ecosystems/node/stack.js';
 import { parseText, type ParserFactory } from '../../parsers/stream.js';
 
 export const VITEST_NAME_SEPARATOR = ' > ';
@@ -17,7 +17,7 @@ function unhandled(e: ErrorEvent, ctx: ParseContext): FailedTest {
   const root = `${ctx.root.replace(/\/+$/, '')}/`;
   const frame = stackFrames(stripAnsi(e.stack ?? '')).find((f) => f.file.startsWith(root) && !f.file.includes('/node_modules/'));
   const name = e.name ?? 'unhandled error';
-  return { id: e.id ?? name, name, file: frame ? relativeFile(frame.file, ctx.root) : null, line: frame?.line ?? null, status: 'error', message: boundMessage(e.message) };
+  return { id: e.id ?? name, name, file: frame ? relativeFile(frame.file, ctx.root) : null, line: frame?.line ?? null, status: 'error', message: boundMessage(e.message), ...failureStack(e.stack, ctx.root) };
 }
 
 export const createVitestParser: ParserFactory = eventsParser(fileRules('vitest', (e, ctx) =>

@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
-import { isSameTest, nextFailures, notRun, placeFailures } from '../../../src/core/failures.js';
-import type { FailedTestRecord, TestResult } from '../../../src/model/results.js';
+import { capFailures, isSameTest, nextFailures, notRun, placeFailures, recordOf, toRecord } from '../../../src/core/failures.js';
+import { boundMessage } from '../../../src/parsers/fields.js';
+import type { FailedTest, FailedTestRecord, TestResult } from '../../../src/model/results.js';
 
 const record = (id: string, file: string | null = 'test/a_test.rb'): FailedTestRecord =>
   ({ id, test_name: id, file, line: 3, status: 'failed', message: 'm' });
@@ -83,5 +84,35 @@ describe('placeFailures', () => {
     const tests = [result('A#b', 'failed')];
     expect(await placeFailures(tests, async () => ({ file: 'x', line: 1 }))).toBe(tests);
     expect(await placeFailures([unplaced('A#c')], null)).toEqual([unplaced('A#c')]);
+  });
+});
+
+describe('capFailures', () => {
+  const listed = ['A#1', 'A#2', 'A#3'].map((id) => record(id));
+
+  it('lists the first `max` failures and says how many it left out', () => {
+    expect(capFailures(listed, 2)).toEqual({ failed_tests: listed.slice(0, 2), truncated: { failed_tests: 1 } });
+  });
+
+  it('says nothing of truncation when all fit, or with no cap', () => {
+    expect(capFailures(listed, 3)).toEqual({ failed_tests: listed });
+    expect(capFailures(listed, null)).toEqual({ failed_tests: listed });
+  });
+
+  it('adds the failures left out before (a project of a merged report) to those it leaves out', () => {
+    expect(capFailures(listed, 3, 4)).toEqual({ failed_tests: listed, truncated: { failed_tests: 4 } });
+    expect(capFailures(listed, 1, 4)).toEqual({ failed_tests: listed.slice(0, 1), truncated: { failed_tests: 6 } });
+  });
+});
+
+describe('recordOf', () => {
+  const long = { ...result('A#long', 'failed'), message: boundMessage(Array.from({ length: 200 }, (_, i) => `line ${i} ${'x'.repeat(20)}`).join('\n')) } as FailedTest;
+
+  it('says where the full text of a cut message is, and carries the stack, null where the runner gave none', () => {
+    const kept = recordOf('/p/.run-tests/runs/x/test.log')({ ...long, stack: [{ file: 'test/a.js', line: 3, function: null }] });
+    expect(kept.message).toMatch(/\n… \d+ more lines in \/p\/\.run-tests\/runs\/x\/test\.log$/);
+    expect(kept.stack).toEqual([{ file: 'test/a.js', line: 3, function: null }]);
+    expect(toRecord(long).message).toMatch(/\n… \d+ more lines$/);
+    expect(toRecord(long).stack).toBeNull();
   });
 });

@@ -34,6 +34,21 @@ describe('events parser', () => {
     expect(report.warnings).toEqual(['the run stopped while "A hangs" was running']);
   });
 
+  it('says which tests were running when the run stopped: every file not ended, the test last started, those ended as `stopped`', () => {
+    const hangs = { event: 'test_start', name: 'A hangs', file: '/p/t/a.js' };
+    expect(parseText(eventsParser(), lines(start, hangs), ctx).running).toEqual([{ name: 'A hangs', file: 't/a.js' }]);
+    const files = lines(start, { event: 'file_start', file: '/p/t/a.js' }, { event: 'file_start', file: '/p/t/b.js' }, { event: 'test_start', name: 'B x', file: '/p/t/b.js' });
+    expect(parseText(eventsParser(), files, ctx).running).toEqual([{ name: null, file: 't/a.js' }, { name: 'B x', file: 't/b.js' }]);
+    // A reporter that handles the signal ends the test it stopped in itself, and says so.
+    const stopped = { event: 'test_end', name: 'A hangs', file: '/p/t/a.js', status: 'error', message: 'did not finish', stopped: true };
+    expect(validate(stopped)).toBe(true);
+    expect(parseText(eventsParser(), lines(start, hangs, stopped, { ...end(), interrupted: true }), ctx).running).toEqual([{ name: 'A hangs', file: 't/a.js' }]);
+    // Nothing when the run ended, when no start was written, or when starts come late (node:test).
+    expect(parseText(eventsParser(), lines(start, hangs, passing, end()), ctx).running).toBeUndefined();
+    expect(parseText(eventsParser(), lines(start, passing), ctx).running).toBeUndefined();
+    expect(parseText(eventsParser({ liveStarts: false }), lines(start, hangs), ctx).running).toBeUndefined();
+  });
+
   it("is never a pass when the runner's own totals count a failure the tests do not show", () => {
     const report = parseText(eventsParser(), lines(start, passing, end({ tests: 1, failed: 1 })), ctx);
     expect(report.contradictions).toEqual([{ message: 'the runner counts 1 failed tests, but 0 were reported failing', saysFailed: true }]);

@@ -1,14 +1,47 @@
 import { describe, expect, it } from '@jest/globals';
-import { appendAll, boundMessage, int, relativeFile } from '../../../src/parsers/fields.js';
+import { appendAll, boundMessage, int, MESSAGE_LIMIT_BYTES, relativeFile, withFullText } from '../../../src/parsers/fields.js';
+
+/** 100 lines of 50 bytes each, newline included: `line 001 xxxx…`. */
+const LINES = Array.from({ length: 100 }, (_, i) => `line ${String(i + 1).padStart(3, '0')} ${'x'.repeat(40)}`);
+const LOG = '/p/.run-tests/runs/20261201-212406.123-abcdef12/test.log';
 
 describe('boundMessage', () => {
-  it('cuts at 2 KiB without splitting a UTF-8 character, marking the cut', () => {
-    const bounded = boundMessage('é'.repeat(2000));
-    expect(bounded).toBe(`${'é'.repeat(1022)}…`);
-    expect(Buffer.byteLength(bounded)).toBe(2047);
-    expect(boundMessage(`a${'é'.repeat(2000)}`)).toBe(`a${'é'.repeat(1022)}…`);
-    expect(Buffer.byteLength(boundMessage('x'.repeat(5000)))).toBe(2048);
+  it('leaves a message within 2 KiB as it is', () => {
     expect(boundMessage('é'.repeat(1024))).toBe('é'.repeat(1024));
+    expect(boundMessage(LINES.slice(0, 40).join('\n'))).toBe(LINES.slice(0, 40).join('\n'));
+  });
+
+  it('cuts at the end of a line, saying how many lines are left out, with room for where the full text is', () => {
+    const bounded = boundMessage(LINES.join('\n'));
+    expect(bounded).toBe(`${LINES.slice(0, 35).join('\n')}\n… 65 more lines`);
+    expect(Buffer.byteLength(bounded)).toBeLessThanOrEqual(MESSAGE_LIMIT_BYTES - 256);
+    // Trailing newlines are no lines of their own.
+    expect(boundMessage(`${LINES.join('\n')}\n\n`)).toBe(bounded);
+  });
+
+  it('cuts inside a line too long to keep whole, never inside a UTF-8 character', () => {
+    expect(boundMessage('é'.repeat(2000))).toBe(`${'é'.repeat(888)}\n… 1 more line`);
+    expect(boundMessage(`a${'é'.repeat(2000)}\nnext`)).toBe(`a${'é'.repeat(887)}\n… 2 more lines`);
+    for (const text of ['x'.repeat(5000), `${'€'.repeat(700)}\n${'€'.repeat(700)}`, '🙂'.repeat(3000)]) {
+      const bounded = boundMessage(text);
+      expect(Buffer.byteLength(bounded)).toBeLessThanOrEqual(MESSAGE_LIMIT_BYTES);
+      expect(bounded).not.toContain('\uFFFD');
+    }
+  });
+});
+
+describe('withFullText', () => {
+  it('adds where the full text is to a cut message, and leaves one that was not cut alone', () => {
+    const cut = boundMessage(LINES.join('\n'));
+    expect(withFullText(cut, LOG)).toBe(`${LINES.slice(0, 35).join('\n')}\n… 65 more lines in ${LOG}`);
+    expect(withFullText('Expected: 1\nReceived: 2', LOG)).toBe('Expected: 1\nReceived: 2');
+  });
+
+  it('cuts further, counting the lines it drops, when the path needs more room than was left', () => {
+    const where = `/${'d'.repeat(400)}/test.log`;
+    const marked = withFullText(boundMessage(LINES.join('\n')), where);
+    expect(marked).toBe(`${LINES.slice(0, 32).join('\n')}\n… 68 more lines in ${where}`);
+    expect(Buffer.byteLength(marked)).toBeLessThanOrEqual(MESSAGE_LIMIT_BYTES);
   });
 });
 

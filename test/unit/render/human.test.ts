@@ -62,6 +62,25 @@ describe('renderHuman', () => {
     ].join('\n'));
   });
 
+  it('says how many failures --max-failures left out, and where they all are', () => {
+    const capped = renderHuman({ ...report, failed_tests: report.failed_tests.slice(0, 1), truncated: { failed_tests: 3 }, warnings: [] }, plain);
+    expect(capped).toContain('\nFailures (1 of 4):\n');
+    expect(capped).toContain('\n… 3 more failures not listed (--max-failures); all are in <root>/.run-tests/last-failures.json\n');
+    expect(renderHuman(report, plain)).not.toContain('not listed');
+  });
+
+  it('names the tests that were running when the run timed out', () => {
+    const timedOut: RunReport = {
+      ...report, status: 'timed_out', timed_out: true, failed_tests: [], warnings: [],
+      running_at_timeout: [{ name: 'hangs', file: 'test/hang.test.js' }, { name: null, file: 'test/slow.test.js' }, { name: 'TestHang', file: null }],
+    };
+    expect(renderHuman(timedOut, plain).split('\n').slice(3, 5)).toEqual([
+      'TIMED OUT  2 passed, 1 failed, 1 errors, 0 skipped (timed out after 1.23s)',
+      'running when it timed out: hangs (test/hang.test.js), test/slow.test.js, TestHang',
+    ]);
+    expect(renderHuman({ ...timedOut, running_at_timeout: null }, plain)).not.toContain('running when');
+  });
+
   it('shows an imported report as imported from its file, never as a command that ran', () => {
     const imported: RunReport = {
       ...report,

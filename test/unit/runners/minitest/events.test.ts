@@ -98,9 +98,9 @@ describe('minitest events, small inputs', () => {
     const long = 'é'.repeat(MESSAGE_LIMIT_BYTES); // 2 bytes each
     const report = parse(test({ status: 'error', message: `E: x${long}` }), root);
     const message = report.tests[0] !== undefined && 'message' in report.tests[0] ? report.tests[0].message ?? '' : '';
-    // "E: x" is 4 bytes, 1020 two-byte characters take 2040 and the 3-byte "…" marks the cut.
-    expect(message).toBe(`E: x${'é'.repeat(1020)}…`);
-    expect(Buffer.byteLength(message)).toBe(2047);
+    // 2048 bytes less 256 left for the log's path, less the 16-byte marker: "E: x" and 886 two-byte characters.
+    expect(message).toBe(`E: x${'é'.repeat(886)}\n… 1 more line`);
+    expect(Buffer.byteLength(message)).toBe(1792);
   });
 
   it('warns about lines it cannot read and keeps the rest', () => {

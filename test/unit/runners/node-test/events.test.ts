@@ -64,7 +64,7 @@ describe('node:test events as the reporter writes them', () => {
       start('s', 0), start('t', 1), fail('t', 1, thrown({ name: 'AssertionError', code: 'ERR_ASSERTION', message: 'no', stack: `AssertionError [ERR_ASSERTION]: no\n    at TestContext.<anonymous> (${FILE}:7:3)` })),
       fail('s', 0, { ...thrown({ message: '1 subtest failed' }), failureType: 'subtestsFailed', cause: '1 subtest failed' }, 'suite'),
     );
-    expect(report.tests).toEqual([{ id: nodeTestId('test/a.test.js', ['s'], ['t']), name: 's > t', file: 'test/a.test.js', line: 7, durationMs: 1, status: 'failed', message: 'no' }]);
+    expect(report.tests).toEqual([{ id: nodeTestId('test/a.test.js', ['s'], ['t']), name: 's > t', file: 'test/a.test.js', line: 7, durationMs: 1, status: 'failed', message: 'no', stack: [{ file: 'test/a.test.js', line: 7, function: 'TestContext.<anonymous>' }] }]);
   });
 
   it('lists a describe whose hook failed as a file-level error, without the children it cancelled', async () => {

@@ -66,7 +66,10 @@ describe('pytest events recorded from real runs', () => {
 
 describe('pytest events, small inputs', () => {
   it('names the test that was running when the report stopped, in pytest\'s words', () => {
-    expect(parse(lines(START, TEST_START))).toEqual({ tests: [], complete: false, warnings: ['pytest stopped while tests/test_a.py::test_a was running'] });
+    expect(parse(lines(START, TEST_START))).toEqual({
+      tests: [], complete: false, warnings: ['pytest stopped while tests/test_a.py::test_a was running'],
+      running: [{ name: 'tests/test_a.py::test_a', file: 'tests/test_a.py' }],
+    });
   });
 
   it('a pytest older than the plugin supports is RUNNER_UNSUPPORTED; no pytest at all is RUNNER_MISSING', () => {
