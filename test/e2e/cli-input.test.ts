@@ -12,7 +12,7 @@ const RAW_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
  * `closeStdout`: every write to it then fails with EPIPE. */
 function runIn(dir: string, args: readonly string[], { closeStdout = false } = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: dir, env: { ...process.env, FORCE_COLOR: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: dir, env: { ...process.env, FORCE_COLOR: '0', CI: undefined }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     if (closeStdout) child.stdout.destroy();

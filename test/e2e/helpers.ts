@@ -32,8 +32,9 @@ export function runCli(args: readonly string[], options: { env?: NodeJS.ProcessE
     const [file, ...argv] = options.asProgram === true ? [bin, ...args] : [process.execPath, bin, ...args];
     const child = spawn(file ?? bin, argv, {
       cwd: options.cwd,
-      // Not GitHub's variables of a job this suite may run in: a test that wants them sets them.
-      env: { ...process.env, FORCE_COLOR: '0', GITHUB_ACTIONS: undefined, GITHUB_STEP_SUMMARY: undefined, ...options.env },
+      // Not the CI's variables of a job this suite may run in (CI=true prints live failure
+      // lines on stderr, GitHub's add annotations): a test that wants them sets them.
+      env: { ...process.env, FORCE_COLOR: '0', CI: undefined, GITHUB_ACTIONS: undefined, GITHUB_STEP_SUMMARY: undefined, ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
