@@ -36,7 +36,7 @@ export function githubActions(env: NodeJS.ProcessEnv, json: boolean): GithubActi
     out,
     tee: (stream) => (stream ? commandLines(process.stderr, seen, true) : commandLines(out, seen)),
     finish: async (report) => {
-      await write(out, renderAnnotations(report, ctx, { annotated }));
+      await write(out, renderAnnotations(report, ctx, annotated));
       const summary = env['GITHUB_STEP_SUMMARY'];
       if (summary) appendStepSummary(summary, renderStepSummary(report, ctx));
     },

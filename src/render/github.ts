@@ -4,10 +4,6 @@ import type { RunReport } from '../model/report.js';
 import type { FailedTestRecord } from '../model/results.js';
 import { summaryLine } from './human.js';
 
-/** At most this many failures become annotations and rows of the step summary; the rest
- * are counted. GitHub shows only the first few annotations of a step anyway. */
-export const MAX_ANNOTATED_FAILURES = 50;
-
 /** What the GitHub Actions job says about where it runs (its environment variables). */
 export interface GithubContext {
   /** GITHUB_WORKSPACE: annotation paths are relative to it, as GitHub wants them. */
@@ -53,20 +49,22 @@ export const annotationKey = (absoluteFile: string, line: number): string => `${
 const unescapeProperty = (s: string): string =>
   s.replace(/%0D/g, '\r').replace(/%0A/g, '\n').replace(/%3A/g, ':').replace(/%2C/g, ',').replace(/%25/g, '%');
 
-/** The lines GitHub turns into annotations: one `::error` per failure (at most `max`), one
+/** The lines GitHub turns into annotations: one `::error` per failure the report lists
+ * (bounded by --max-failures: those it left out, `truncated`, are counted), one
  * `::warning` per warning, and an `::error` for a run that failed without a failed test
  * (a harness error, a timeout, no tests) so that the job never fails unexplained. A
  * failure the runner annotated itself at the same line (`annotated`) is not annotated twice. */
-export function renderAnnotations(report: RunReport, ctx: GithubContext, { max = MAX_ANNOTATED_FAILURES, annotated = new Set<string>() } = {}): string {
+export function renderAnnotations(report: RunReport, ctx: GithubContext, annotated: ReadonlySet<string> = new Set()): string {
   const failed = report.failed_tests;
+  const more = report.truncated?.failed_tests ?? 0;
   const own = (t: FailedTestRecord): boolean => t.file === null || t.line === null || !annotated.has(annotationKey(path.resolve(report.project_root, t.file), t.line));
-  const lines = failed.slice(0, max).filter(own).map((t) => workflowCommand('error', {
+  const lines = failed.filter(own).map((t) => workflowCommand('error', {
     file: t.file === null ? null : annotationPath(report, t.file, ctx),
     line: t.line === null ? null : String(t.line),
     title: t.test_name,
   }, t.message));
-  if (failed.length > max) {
-    lines.push(workflowCommand('warning', { title: 'run-tests' }, `${failed.length - max} more failed tests are not annotated (at most ${max}); the JSON report lists them all`));
+  if (more > 0) {
+    lines.push(workflowCommand('warning', { title: 'run-tests' }, `${more} more failed tests are not annotated (--max-failures ${failed.length}); ${report.failures_file ?? 'the failures file'} lists them all`));
   }
   for (const warning of report.warnings) lines.push(workflowCommand('warning', { title: 'run-tests' }, warning));
   if (failed.length === 0 && report.exit_code !== 0) {
@@ -86,8 +84,9 @@ function annotationPath(report: RunReport, file: string, ctx: GithubContext): st
 
 /** Markdown for $GITHUB_STEP_SUMMARY: the status, the counts, a table of failures with
  * links to their lines, and the command that reruns them. */
-export function renderStepSummary(report: RunReport, ctx: GithubContext, max = MAX_ANNOTATED_FAILURES): string {
+export function renderStepSummary(report: RunReport, ctx: GithubContext): string {
   const failed = report.failed_tests;
+  const more = report.truncated?.failed_tests ?? 0;
   const lines = [
     // A blank line first: what the runner appended (vitest's summary) may not end in one.
     '',
@@ -100,8 +99,8 @@ export function renderStepSummary(report: RunReport, ctx: GithubContext, max = M
   if (report.error) lines.push('', `**${cell(report.error.code)}**: ${cell(report.error.message)}`);
   if (failed.length > 0) {
     lines.push('', '| Test | Where | Message |', '| --- | --- | --- |');
-    for (const t of failed.slice(0, max)) lines.push(`| ${cell(t.test_name)} | ${where(report, t, ctx)} | ${cell(firstLine(t.message))} |`);
-    if (failed.length > max) lines.push('', `…and ${failed.length - max} more failed tests (the JSON report lists them all).`);
+    for (const t of failed) lines.push(`| ${cell(t.test_name)} | ${where(report, t, ctx)} | ${cell(firstLine(t.message))} |`);
+    if (more > 0) lines.push('', `…and ${more} more failed tests (--max-failures; ${cell(report.failures_file ?? 'the failures file')} lists them all).`);
   }
   if (report.next !== null) lines.push('', 'Rerun:', '', ...codeBlock(report.next));
   return `${lines.join('\n')}\n\n`;

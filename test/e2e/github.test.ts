@@ -68,6 +68,13 @@ describe('under GitHub Actions (GITHUB_ACTIONS=true)', () => {
       '::error file=test/odd%2Cname%25.test.js,line=18,title=two%0Alines::::warning::not a command',
       '::warning title=run-tests::files of the project changed while the tests ran (data.txt): the result may not describe the tree as it is now',
     ]);
+    // --max-failures bounds the annotations as it bounds the report's list.
+    const capped = await runJson(['--cwd', dir, '--max-failures', '1'], { env: { ...jobEnv(dir, undefined), GITHUB_WORKSPACE: dir } });
+    expect([capped.report.failed_tests.length, capped.report.truncated]).toEqual([1, { failed_tests: 1 }]);
+    expect(commands(capped.stderr).slice(0, 2)).toEqual([
+      '::error file=test/odd%2Cname%25.test.js,line=14,title=100%25 %3A%3A done%2C really::first line%0Asecond: 50%25, done',
+      `::warning title=run-tests::1 more failed tests are not annotated (--max-failures 1); ${dir}/.run-tests/last-failures.json lists them all`,
+    ]);
   });
 
   it('appends to the step summary only where GitHub made it: never creates it, never writes through a link', async () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { SCHEMA_VERSION, type RunReport } from '../../../src/model/report.js';
 import type { FailedTestRecord } from '../../../src/model/results.js';
 import {
-  escapeData, escapeProperty, githubContext, MAX_ANNOTATED_FAILURES, renderAnnotations, renderStepSummary, runnerAnnotation, workflowCommand,
+  escapeData, escapeProperty, githubContext, renderAnnotations, renderStepSummary, runnerAnnotation, workflowCommand,
 } from '../../../src/render/github.js';
 
 const failure = (n: number, over: Partial<FailedTestRecord> = {}): FailedTestRecord =>
@@ -28,12 +28,17 @@ describe('workflow commands', () => {
     expect(workflowCommand('warning', {}, 'w')).toBe('::warning::w');
   });
 
-  it('annotate at most MAX_ANNOTATED_FAILURES failures and count the rest', () => {
-    const many = Array.from({ length: MAX_ANNOTATED_FAILURES + 2 }, (_, i) => failure(i + 1));
-    const lines = renderAnnotations(report({ failed_tests: many }), ctx).trimEnd().split('\n');
-    expect(lines).toHaveLength(MAX_ANNOTATED_FAILURES + 1);
-    expect(lines[0]).toBe('::error file=pkg/test/a.test.js,line=1,title=t1::m1');
-    expect(lines.at(-1)).toBe('::warning title=run-tests::2 more failed tests are not annotated (at most 50); the JSON report lists them all');
+  it('annotate the failures the report lists (--max-failures bounds them) and count those it left out', () => {
+    const listed = Array.from({ length: 3 }, (_, i) => failure(i + 1));
+    const cut = report({ failed_tests: listed, truncated: { failed_tests: 2 }, failures_file: '/w/pkg/.run-tests/last-failures.json' });
+    const lines = renderAnnotations(cut, ctx).trimEnd().split('\n');
+    expect(lines).toEqual([
+      '::error file=pkg/test/a.test.js,line=1,title=t1::m1',
+      '::error file=pkg/test/a.test.js,line=2,title=t2::m2',
+      '::error file=pkg/test/a.test.js,line=3,title=t3::m3',
+      '::warning title=run-tests::2 more failed tests are not annotated (--max-failures 3); /w/pkg/.run-tests/last-failures.json lists them all',
+    ]);
+    expect(renderStepSummary(cut, ctx)).toContain('\n…and 2 more failed tests (--max-failures; /w/pkg/.run-tests/last-failures.json lists them all).\n');
   });
 
   it('explain a failed run without failed tests, and give paths outside the workspace whole', () => {
@@ -49,7 +54,7 @@ describe('workflow commands', () => {
     expect(own).toBe('/w/pkg/test/a.test.js:1');
     expect(runnerAnnotation('::error file=pkg/test/a%2Cb.js,line=2::boom', ctx)).toBe('/w/pkg/test/a,b.js:2');
     expect(runnerAnnotation('::warning file=a.js,line=2::w', ctx)).toBeNull();
-    expect(renderAnnotations(report({ failed_tests: [failure(1), failure(2)] }), ctx, { annotated: new Set([own ?? '']) }))
+    expect(renderAnnotations(report({ failed_tests: [failure(1), failure(2)] }), ctx, new Set([own ?? ''])))
       .toBe('::error file=pkg/test/a.test.js,line=2,title=t2::m2\n');
   });
 });
@@ -79,8 +84,8 @@ describe('the step summary', () => {
   });
 
   it('links nothing without the repository, and counts failures past the bound', () => {
-    const text = renderStepSummary(report({ failed_tests: [failure(1), failure(2), failure(3)], next: null }), githubContext({}), 2);
-    expect(text).toContain('| t2 | test/a.test.js:2 | m2 |\n\n…and 1 more failed tests (the JSON report lists them all).\n\n');
+    const text = renderStepSummary(report({ failed_tests: [failure(1), failure(2)], truncated: { failed_tests: 1 }, failures_file: null, next: null }), githubContext({}));
+    expect(text).toContain('| t2 | test/a.test.js:2 | m2 |\n\n…and 1 more failed tests (--max-failures; the failures file lists them all).\n\n');
     expect(text).not.toContain('t3');
     expect(text).not.toContain('Rerun');
   });
