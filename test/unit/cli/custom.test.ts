@@ -3,23 +3,10 @@ import fs from 'fs-extra';
 import os from 'node:os';
 import path from 'node:path';
 import { parseCustomCommand, shellSyntax } from '../../../src/cli/custom.js';
-import { HarnessError } from '../../../src/model/errors.js';
+import { usage } from '../support/usage.js';
 
 const cwd = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'run-tests-custom-')));
 fs.mkdirSync(path.join(cwd, 'reports'));
-
-/** The USAGE error a call throws (exit 2), or fails the test. */
-function usage(call: () => unknown): string {
-  try {
-    call();
-  } catch (error) {
-    expect(error).toBeInstanceOf(HarnessError);
-    expect((error as HarnessError).exitCode).toBe(2);
-    expect((error as HarnessError).message).not.toContain('\n');
-    return (error as HarnessError).message;
-  }
-  throw new Error('expected a usage error');
-}
 
 describe('parseCustomCommand', () => {
   it('splits the command into argv without a shell and resolves the report in cwd', () => {

@@ -3,23 +3,12 @@ import fs from 'fs-extra';
 import os from 'node:os';
 import path from 'node:path';
 import { runArgv } from '../../../../src/cli/mcp/run-child.js';
-import { HarnessError } from '../../../../src/model/errors.js';
+import { usage } from '../../support/usage.js';
 
 const cwd = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'run-tests-mcp-argv-')));
 fs.mkdirSync(path.join(cwd, 'test'));
 fs.writeFileSync(path.join(cwd, 'test', '--help.js'), '');
 fs.writeFileSync(path.join(cwd, 'parse'), '');
-
-function usage(call: () => unknown): string {
-  try {
-    call();
-  } catch (error) {
-    expect(error).toBeInstanceOf(HarnessError);
-    expect((error as HarnessError).exitCode).toBe(2);
-    return (error as HarnessError).message;
-  }
-  throw new Error('expected a usage error');
-}
 
 describe('runArgv', () => {
   it('maps each input to `--option=value`, each id to its own --id, and files to absolute paths', () => {
