@@ -1,21 +1,26 @@
 import fs from 'node:fs';
 
-/** At most `bytes` of the log, from its start or its end; null when there is no log. */
-function readLog(file: string, bytes: number, from: 'start' | 'end'): string | null {
-  let fd: number;
-  try {
-    fd = fs.openSync(file, 'r');
-  } catch {
-    return null;
-  }
+/** At most `bytes` of a log, from its end or its start, and the log's whole size; throws
+ * when the log cannot be read. */
+export function readLogPart(file: string, bytes: number, from: 'start' | 'end' = 'end'): { readonly text: string; readonly size: number } {
+  const fd = fs.openSync(file, 'r');
   try {
     const size = fs.fstatSync(fd).size;
     const length = Math.min(size, bytes);
     const buffer = Buffer.alloc(length);
     const read = fs.readSync(fd, buffer, 0, length, from === 'start' ? 0 : size - length);
-    return buffer.toString('utf8', 0, read);
+    return { text: buffer.toString('utf8', 0, read), size };
   } finally {
     fs.closeSync(fd);
+  }
+}
+
+/** As readLogPart, the text alone; null when there is no log. */
+function readLog(file: string, bytes: number, from: 'start' | 'end'): string | null {
+  try {
+    return readLogPart(file, bytes, from).text;
+  } catch {
+    return null;
   }
 }
 

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import readline from 'node:readline';
 import { usageError } from '../../model/errors.js';
+import { readLogPart } from '../../core/log-tail.js';
 import { textTail } from './bounded.js';
 
 /** What `get_log` reads of a run's log: its last lines, or the lines that contain a text. */
@@ -36,20 +37,11 @@ export function checkSearch(search: string): void {
 
 /** The last `lines` lines of the log, reading at most `limit` bytes from its end. */
 export function tailLog(file: string, lines: number, limit: number): LogTail {
-  const fd = fs.openSync(file, 'r');
-  try {
-    const size = fs.fstatSync(fd).size;
-    const length = Math.min(size, limit + 1);
-    const buffer = Buffer.alloc(length);
-    const read = fs.readSync(fd, buffer, 0, length, size - length);
-    const all = buffer.toString('utf8', 0, read).replace(/\n$/, '').split('\n');
-    const wanted = all.slice(-lines).join('\n');
-    const { text, cut } = textTail(wanted, limit);
-    const shown = text === '' ? 0 : text.split('\n').length;
-    return { lines: shown, text, cut: cut || (shown < lines && length < size) };
-  } finally {
-    fs.closeSync(fd);
-  }
+  const end = readLogPart(file, limit + 1);
+  const wanted = end.text.replace(/\n$/, '').split('\n').slice(-lines).join('\n');
+  const { text, cut } = textTail(wanted, limit);
+  const shown = text === '' ? 0 : text.split('\n').length;
+  return { lines: shown, text, cut: cut || (shown < lines && end.size > limit + 1) };
 }
 
 /** The log's lines that contain `search`, numbered from 1; read a line at a time. */
