@@ -1,4 +1,4 @@
-import type { FailedTestRecord, PackageResult, RunningTest, RunStatus, Summary } from './results.js';
+import type { FailedTestRecord, PackageResult, RunningTest, RunStatus, Summary, TestStatus } from './results.js';
 
 export const SCHEMA_VERSION = 1;
 
@@ -14,7 +14,7 @@ export interface RunReport {
   readonly schema_version: typeof SCHEMA_VERSION;
   /** `run`: run-tests executed the runner. `imported`: read from a report another tool
    * wrote (`run-tests parse`): reported evidence, not a run run-tests saw. */
-  readonly source: 'run' | 'imported';
+  readonly source: 'run' | 'imported' | 'merged';
   /** The run's id (`.run-tests/runs/<id>/`); null for an imported report. */
   readonly run_id: string | null;
   readonly status: RunStatus;
@@ -62,4 +62,52 @@ export interface RunReport {
   readonly drift?: boolean;
   readonly drift_paths?: readonly string[];
   readonly drift_paths_more?: number;
+  /** How long each unit --shard deals out (a test file; go's package directory; cargo's
+   * target file) took in this run, in ms, keyed by its path relative to project_root
+   * (to the invocation directory in a report of several projects): what `--timings`
+   * reads back. A unit whose tests gave no durations is absent (unknown, never 0).
+   * Absent where no unit ran. */
+  readonly unit_durations?: Readonly<Record<string, number>>;
+  /** With --shard: which part this run was, and of which partition. */
+  readonly shard?: ShardInfo;
+  /** With --shard only: every test the shard ran, so `run-tests merge` can write the
+   * whole JUnit and check that no test ran in two shards. */
+  readonly tests?: readonly ReportedTest[];
+  /** A merged report (`source: "merged"`): the shard reports it combines. */
+  readonly parts?: readonly MergePart[];
+}
+
+/** `--shard <index>/<count>`: this run is part `index` (1-based) of `count`. `units` are
+ * the units it was given (project-relative); `partition` is a digest of all the parts,
+ * computed from relative unit names only, the same on every machine given the same
+ * inputs: shards of different partitions never merge. */
+export interface ShardInfo {
+  readonly index: number;
+  readonly count: number;
+  readonly units: readonly string[];
+  readonly partition: string;
+}
+
+/** One test a shard ran, as `tests` lists it. */
+export interface ReportedTest {
+  readonly id: string;
+  readonly name: string;
+  /** Relative to project_root. */
+  readonly file: string | null;
+  readonly line: number | null;
+  readonly status: TestStatus;
+  /** null when the runner gave no duration. */
+  readonly duration_ms: number | null;
+  readonly suite?: string;
+  /** A failed test's message, bounded as failed_tests' are. */
+  readonly message?: string;
+}
+
+/** One shard report a merged report combines. */
+export interface MergePart {
+  /** The report file as given to `run-tests merge`. */
+  readonly path: string;
+  readonly index: number;
+  readonly run_id: string | null;
+  readonly status: RunStatus;
 }

@@ -30,6 +30,12 @@ export interface CustomCommand {
 /** How many failures a report lists unless --max-failures says otherwise. */
 export const DEFAULT_MAX_FAILURES = 50;
 
+/** `--shard 2/4`: index is 1-based, 1 <= index <= count. */
+export interface ShardSpec {
+  readonly index: number;
+  readonly count: number;
+}
+
 /** A validated request to run tests (see src/cli/options.ts for validation). */
 export interface RunRequest {
   /** Absolute invocation directory. */
@@ -73,6 +79,16 @@ export interface RunRequest {
   readonly runId?: string;
   /** How many run directories each project keeps, this run's included (--keep-runs; default 20). */
   readonly keepRuns?: number;
+  /** --shard <index>/<count>: run only that part of the selected tests' units. */
+  readonly shard?: ShardSpec | null;
+  /** --timings <file>: an absolute path to a run-tests JSON report or a JUnit file whose
+   * durations balance the shards; absent: the project's own run records. */
+  readonly timings?: string | null;
+  /** --jobs: how many projects of a run of several run at once (default: the CPUs, at
+   * most the number of projects). */
+  readonly jobs?: number;
+  /** --all-projects: every project found below cwd runs, not only the one at cwd. */
+  readonly allProjects?: boolean;
   /** Called as each runner starts: work that can overlap the run (loading the renderer). */
   readonly onRunnerStarted?: () => void;
 }

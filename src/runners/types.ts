@@ -23,6 +23,9 @@ export interface PlanRequest {
   /** `run-tests -- <args>`: arguments for the runner itself, checked by the runner's
    * refusedArgument, placed by its plan where the runner reads them. */
   readonly runnerArgs?: readonly string[];
+  /** --shard, for a runner whose ShardSupport selects `units`: exactly these units (names
+   * from its `units`), and `files` is empty. Absent otherwise. */
+  readonly units?: readonly string[];
   /** Operands of the runner's own (Runner.testsAt's `operands`) for `file:line`,
    * added to the command as given, after the files. */
   readonly at?: readonly string[];
@@ -93,6 +96,37 @@ export interface Invocation {
   readonly reports: readonly ReportSource[];
 }
 
+/** A unit --shard deals out: what the runner selects exactly (a test file; go's package
+ * directory; cargo's target file), by its path relative to the project root, and its
+ * size in bytes, which balances the parts when no run recorded its duration. */
+export interface ShardUnit {
+  readonly name: string;
+  readonly bytes: number;
+}
+
+export interface UnitsRequest {
+  readonly root: string;
+  readonly facts: ProjectFacts;
+  /** The selection, as PlanRequest.files: relative, `/`-separated; empty: the whole suite. */
+  readonly files: readonly string[];
+  readonly env: NodeJS.ProcessEnv;
+}
+
+/** How --shard splits a runner's suite into units it can select exactly. */
+export interface ShardSupport {
+  /** `files`: the units are test files, and a part is planned as PlanRequest.files.
+   * `units`: the plan reads PlanRequest.units (go: a directory given as a file would be
+   * every package below it). */
+  readonly selects: 'files' | 'units';
+  /** Every unit a run of request.files would execute, each once, sorted by name. May
+   * run the runner's own listing (`go list`), as an argv array, never a shell. Throws a
+   * HarnessError when it cannot tell. */
+  units(request: UnitsRequest): Promise<readonly ShardUnit[]>;
+  /** The unit a test (a result or a recorded failure) belongs to, as `units` names it;
+   * null when unknown. Absent: the test's file. */
+  unitOf?(test: Pick<TestResult, 'id' | 'name' | 'file' | 'suite'>): string | null;
+}
+
 export interface Runner {
   readonly id: string;
   /** Files whose presence makes a directory a project root for this ecosystem. */
@@ -143,4 +177,6 @@ export interface Runner {
    * a USAGE HarnessError, saying why, when nothing there can be selected. Absent: the
    * runner cannot select by line (exit 2). */
   testsAt?(file: string, at: TestLocator, facts: ProjectFacts): LocatedTests;
+  /** --shard: absent, the runner cannot be sharded (exit 2). */
+  readonly shard?: ShardSupport;
 }
