@@ -1,32 +1,16 @@
 import { describe, expect, it } from '@jest/globals';
 import { mergeShards, type MergeInput } from '../../../src/core/merge.js';
-import { SCHEMA_VERSION, type ReportedTest, type RunReport } from '../../../src/model/report.js';
+import type { RunReport } from '../../../src/model/report.js';
+import { failureRecord, reportedTest, shardReport } from '../../support/shard-report.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const validate = new Ajv2020({ allErrors: true }).compile(JSON.parse(fs.readFileSync(fileURLToPath(new URL('../../../schema/report.schema.json', import.meta.url)), 'utf8')) as object);
 
-const test = (name: string, file: string, status: ReportedTest['status'] = 'passed', message?: string): ReportedTest =>
-  ({ id: name, name, file, line: 1, status, duration_ms: 5, ...(message === undefined ? {} : { message }) });
-const failure = (name: string, file: string) =>
-  ({ test_name: name, file, line: 1, status: 'failed' as const, message: `${name} broke`, id: name, stack: null, rerun_argv: null });
-
-/** A shard report as `run-tests --shard index/count --json` writes it. */
-function shard(index: number, count: number, over: Partial<RunReport> = {}, partition = 'p1'): RunReport {
-  const units = [`test/${index}.test.js`];
-  return {
-    schema_version: SCHEMA_VERSION, source: 'run', run_id: `20261201-000000.00${index}-0000000${index}`, status: 'passed', exit_code: 0,
-    framework: 'jest', reason: 'jest', command: 'npx jest', project_root: `/ci/${index}`, exit_status: 0, signal: null, timed_out: false,
-    duration_ms: 1000 * index, started_at: `2026-12-01T00:00:0${index}.000Z`, finished_at: `2026-12-01T00:01:0${index}.000Z`,
-    summary: { run: 2, passed: 2, failures: 0, errors: 0, skips: 0 }, failed_tests: [], rerun: null, artifact: `/ci/${index}/log`,
-    failures_file: null, next: null, warnings: [], error: null, projects: [],
-    unit_durations: { [units[0] as string]: 100 * index },
-    shard: { index, count, units, partition },
-    tests: [test(`a${index}`, units[0] as string), test(`b${index}`, units[0] as string)],
-    ...over,
-  };
-}
+const test = reportedTest;
+const failure = failureRecord;
+const shard = shardReport;
 
 const input = (path: string, report: unknown): MergeInput => ({ path, text: JSON.stringify(report) });
 const inputs = (...reports: RunReport[]): MergeInput[] => reports.map((r, i) => input(`s${i + 1}.json`, r));
