@@ -9,7 +9,7 @@ import { EXAMPLES, EXIT_CODE_TABLE } from './help.js';
 import { parseCount, parseIds, parseKeepRuns, parseMaxFailures, parseName, parseSeconds, parseSize, resolveCwd, resolveExistingFile, resolveOperands } from './options.js';
 import { resolveJunitPath } from './junit-path.js';
 import type { RunReport } from '../model/report.js';
-import type { TestResult } from '../model/results.js';
+import type { JunitTest } from '../render/junit.js';
 import { packageRoot } from './package-root.js';
 import { liveDisplay } from './live.js';
 import { visible } from '../render/visible.js';
@@ -114,10 +114,10 @@ async function run(files: string[], options: RunOptions, runnerArgs: readonly st
 
 /** After the run: a write that fails now (a full disk) is a warning, never the exit code,
  * which stays the run's. The path was checked before the run (resolveJunitPath). */
-async function writeJunit(file: string, report: RunReport, tests: readonly TestResult[]): Promise<void> {
-  const [{ renderJunit }, { writeFileAtomic }] = await Promise.all([import('../render/junit.js'), import('../store/atomic.js')]);
+async function writeJunit(file: string, report: RunReport, tests: readonly JunitTest[]): Promise<void> {
+  const [{ junitChunks }, { writeFileAtomic }] = await Promise.all([import('../render/junit.js'), import('../store/atomic.js')]);
   try {
-    writeFileAtomic(file, renderJunit(report, tests));
+    writeFileAtomic(file, junitChunks(report, tests));
   } catch (error) {
     process.stderr.write(`run-tests: warning: --junit ${file} was not written: ${(error as Error).message}\n`);
   }

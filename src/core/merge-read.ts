@@ -1,13 +1,27 @@
 import { SCHEMA_VERSION, type ReportedTest, type RunReport, type ShardInfo } from '../model/report.js';
-import type { RunStatus } from '../model/results.js';
+import type { RunStatus, TestStatus } from '../model/results.js';
 
 /** One report file given to `run-tests merge`: its text, or why it could not be read. */
 export type MergeInput = { readonly path: string; readonly text: string } | { readonly path: string; readonly unreadable: string };
 
-/** A shard report that can take part in a merge. */
+/** A shard report that can take part in a merge: the report without its `tests`, which
+ * are kept as JUnit needs them, the report's own copies let go. */
 export interface ShardPart {
   readonly path: string;
-  readonly report: RunReport & { readonly shard: ShardInfo; readonly tests: readonly ReportedTest[] };
+  readonly report: RunReport & { readonly shard: ShardInfo };
+  readonly tests: readonly MergedTest[];
+}
+
+/** A test of a shard as the merge keeps it: a result without its id, which neither JUnit
+ * nor the merge's checks read (a large merge holds 400,000 of them). */
+export interface MergedTest {
+  readonly name: string;
+  readonly file: string | null;
+  readonly line: number | null;
+  readonly status: TestStatus;
+  readonly durationMs?: number | undefined;
+  readonly suite?: string | undefined;
+  readonly message?: string | undefined;
 }
 
 /** A file that cannot take part, and why, in words that name it. */
@@ -43,7 +57,29 @@ export function readShardReport(input: MergeInput): ShardPart | Refused {
   if (!COMPLETED.includes(value['status'] as RunStatus)) {
     return refused(`shard ${index} of ${count} did not complete: its status is ${value['status']}, and only a passed, failed or no_tests run holds all its tests`);
   }
-  return { path: input.path, report: value as unknown as ShardPart['report'] };
+  const { tests, ...report } = value as unknown as ShardPart['report'] & { tests: readonly ReportedTest[] };
+  return { path: input.path, report, tests: mergedTests(tests) };
+}
+
+/** The tests as JUnit needs them, every one of the same shape (absent fields undefined).
+ * The tests of a file share one copy of its path: JSON.parse gives each its own. */
+function mergedTests(tests: readonly ReportedTest[]): MergedTest[] {
+  const files = new Map<string, string>();
+  const shared = (file: string): string => {
+    const known = files.get(file);
+    if (known !== undefined) return known;
+    files.set(file, file);
+    return file;
+  };
+  return tests.map((t) => ({
+    name: t.name,
+    file: t.file === null ? null : shared(t.file),
+    line: t.line,
+    status: t.status,
+    durationMs: t.duration_ms ?? undefined,
+    suite: t.suite,
+    message: t.status === 'failed' || t.status === 'error' ? t.message ?? '' : t.message,
+  }));
 }
 
 function shardProblem(shard: unknown): string | null {

@@ -1,10 +1,10 @@
-import { SCHEMA_VERSION, type MergePart, type ReportedTest, type RunReport } from '../model/report.js';
-import type { RunStatus, Summary, TestResult } from '../model/results.js';
+import { SCHEMA_VERSION, type MergePart, type RunReport } from '../model/report.js';
+import type { RunStatus, Summary } from '../model/results.js';
 import { DEFAULT_MAX_FAILURES } from '../model/request.js';
 import { exitCodeOf } from '../model/exit-codes.js';
 import { capFailures } from './failures.js';
 import { checkParts } from './merge-checks.js';
-import { readShardReport, type MergeInput, type Refused, type ShardPart } from './merge-read.js';
+import { readShardReport, type MergedTest, type MergeInput, type Refused, type ShardPart } from './merge-read.js';
 
 export type { MergeInput } from './merge-read.js';
 
@@ -18,7 +18,7 @@ export interface MergeOptions {
 
 export interface Merged {
   readonly report: RunReport;
-  readonly tests: readonly TestResult[];
+  readonly tests: readonly MergedTest[];
 }
 
 /** `run-tests merge`: shard reports of one partition, each shard exactly once and each
@@ -35,7 +35,7 @@ export function mergeShards(inputs: Iterable<MergeInput>, options: MergeOptions)
   const checked = parts.length === 0 ? { problems: refused.length > 0 ? [] : ['no shard report to merge'], parts: [] } : checkParts(parts);
   const problems = [...refused, ...checked.problems];
   if (problems.length > 0) return { report: invalidMerge(parts, problems, cwd), tests: [] };
-  return { report: combine(checked.parts, maxFailures, cwd), tests: checked.parts.flatMap((p) => p.report.tests.map(testResult)) };
+  return { report: combine(checked.parts, maxFailures, cwd), tests: checked.parts.flatMap((p) => p.tests) };
 }
 
 function combine(parts: readonly ShardPart[], maxFailures: number | null, cwd: string): RunReport {
@@ -158,11 +158,3 @@ function unique(values: readonly (string | null)[]): string | null {
 const known = (times: readonly (string | null)[]): string[] => times.filter((t): t is string => typeof t === 'string').sort();
 const earliest = (times: readonly (string | null)[]): string | null => known(times)[0] ?? null;
 const latest = (times: readonly (string | null)[]): string | null => known(times).at(-1) ?? null;
-
-/** A shard's test as a result again, for JUnit; a failure without a message has ''. */
-function testResult(t: ReportedTest): TestResult {
-  const common = { id: t.id, name: t.name, file: t.file, line: t.line, ...(t.duration_ms === null ? {} : { durationMs: t.duration_ms }), ...(t.suite === undefined ? {} : { suite: t.suite }) };
-  if (t.status === 'failed' || t.status === 'error') return { ...common, status: t.status, message: t.message ?? '' };
-  if (t.status === 'skipped') return { ...common, status: 'skipped', ...(t.message === undefined ? {} : { message: t.message }) };
-  return { ...common, status: 'passed' };
-}
