@@ -91,6 +91,7 @@ export async function runProject(request: RunRequest, selection: ProjectSelectio
       files: selection.files,
       selected: rerun?.selected ?? null,
       shard: shard?.info ?? null,
+      facts,
       notes: [...abandoned, ...(warning === null ? [] : [warning]), ...(chosen?.warnings ?? []), ...(shard?.warnings ?? []), ...planned.warnings],
       unrun: () => unrunWarnings({ root: selection.root, subprojects: projectsBelow(selection) }, request.cwd, ran),
     }, interrupts);
@@ -124,6 +125,8 @@ interface Execution extends Context {
   readonly selected: readonly FailedTestRecord[] | null;
   /** With --shard: the part this run is. */
   readonly shard: ShardInfo | null;
+  /** The project's facts, read before planning: which unit a test belongs to may depend on them. */
+  readonly facts: ProjectFacts;
   /** Warnings from planning the run. */
   readonly notes: readonly string[];
   /** The projects below that this run leaves out, named: walking the directories for them
@@ -258,7 +261,7 @@ const keepRuns = (request: RunRequest): number => request.keepRuns ?? DEFAULT_KE
 
 /** Every report's unit_durations; a shard's part and the tests it ran. */
 function shardFields(run: Execution, tests: readonly TestResult[]): Pick<Parts, 'unitDurations' | 'shard'> {
-  const durations = unitDurations(tests, unitOfTests(run.detection.adapter));
+  const durations = unitDurations(tests, unitOfTests(run.detection.adapter, run.facts));
   return {
     ...(durations === undefined ? {} : { unitDurations: durations }),
     ...(run.shard === null ? {} : { shard: { info: run.shard, tests: reportedTests(tests, run.artifacts.log) } }),
