@@ -31,6 +31,10 @@ export function checkParts(all: readonly ShardPart[]): { problems: string[]; par
   problems.push(...inTwoShards('test', parts, (part, visit) => {
     for (const t of part.tests) visit(t.file ?? '', t.name);
   }));
+  const total = parts[0]?.report.shard.total_units;
+  const held = parts.reduce((sum, p) => sum + p.report.shard.units.length, 0);
+  // Only a whole set of shards is expected to hold every unit.
+  if (problems.length === 0 && total !== undefined && held !== total) problems.push(`the shards hold ${held} units, but their partition has ${total}`);
   return { problems, parts };
 }
 

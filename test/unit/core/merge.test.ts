@@ -108,6 +108,12 @@ describe('mergeShards', () => {
     expect(merge(inputs(shard(1, 2), shard(2, 2, { tests: [test('b1', 'test/2.test.js')] }))).report.status).toBe('passed');
   });
 
+  it('is error when the shards hold fewer units than their partition says it has', () => {
+    const withTotal = (index: number, total: number) => shard(index, 2, { shard: { index, count: 2, units: [`test/${index}.test.js`], partition: 'p1', total_units: total } });
+    expect(merge(inputs(withTotal(1, 2), withTotal(2, 2))).report.status).toBe('passed');
+    expect(problems(inputs(withTotal(1, 3), withTotal(2, 3)))).toBe('the shard reports cannot be merged: the shards hold 2 units, but their partition has 3');
+  });
+
   it('names five tests in two shards and counts the rest', () => {
     const many = Array.from({ length: 8 }, (_, i) => test(`t${i}`, 'test/x.test.js'));
     const message = problems(inputs(shard(1, 2, { tests: many }), shard(2, 2, { tests: many })));
