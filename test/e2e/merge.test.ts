@@ -43,6 +43,10 @@ describe('run-tests merge', () => {
       'merged from 3 shard reports: shard 1 shard-1.json (passed), shard 2 shard-2.json (failed), shard 3 shard-3.json (passed)',
     ]);
     expect(lines).toContain('FAILED  5 passed, 1 failed, 0 errors, 1 skipped in 3.00s');
+    // A shard that listed only some of its failures: the rest are in its tests.
+    await fs.writeJson(path.join(dir, 'cut.json'), { ...threeShards('/ci/project')['shard-2.json'], truncated: { failed_tests: 3 } });
+    const capped = await runCli(['merge', 'shard-1.json', 'cut.json', 'shard-3.json'], { cwd: dir });
+    expect(capped.stdout).toContain("… 3 more failures not listed (--max-failures); all are in the shards' reports (their tests)\n");
   });
 
   it('writes JUnit of every test of every shard, a failure with its message', async () => {
