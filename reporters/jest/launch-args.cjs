@@ -8,12 +8,16 @@ const path = require('node:path');
 const absolute = (file) => (path.isAbsolute(file) ? file : path.join(process.cwd(), file));
 
 function parseLauncherArgs(args) {
-  const opts = { package: null, report: null, paths: [], name: null, scriptArgs: [] };
+  const opts = { package: null, report: null, list: false, paths: [], name: null, scriptArgs: [] };
   for (let i = 0; i < args.length; i += 1) {
     const arg = args[i];
     if (arg === '--') {
       opts.scriptArgs = args.slice(i + 1);
       break;
+    }
+    if (arg === '--list') {
+      opts.list = true;
+      continue;
     }
     const value = args[i + 1];
     if (value === undefined) throw new Error(`run-tests launcher: ${arg} needs a value`);
@@ -24,11 +28,17 @@ function parseLauncherArgs(args) {
     else if (arg === '--name') opts.name = value;
     else throw new Error(`run-tests launcher: unknown argument ${arg}`);
   }
-  if (opts.package === null || opts.report === null) throw new Error('run-tests launcher: --package and --report are required');
+  if (opts.package === null || (opts.report === null && !opts.list)) throw new Error('run-tests launcher: --package and --report (or --list) are required');
   return opts;
 }
 
 const escapeRegex = (text) => text.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&');
+
+/** --list: the test files the run would run, as a JSON array of absolute paths on the
+ * last line of stdout (jest prints its own --listTests --json there too). */
+const printList = (files) => {
+  require('node:fs').writeSync(1, `${JSON.stringify(files)}\n`);
+};
 
 /** Exactly this file, or everything under this directory, as a path regex. */
 const pathPattern = (absolute) => `^${escapeRegex(absolute.replace(/\/+$/, ''))}(?:/|$)`;
@@ -38,4 +48,4 @@ const pathPattern = (absolute) => `^${escapeRegex(absolute.replace(/\/+$/, ''))}
  * failure): src/ecosystems/node/project.ts lists it as the runs' no-tests exit code. */
 const NO_TEST_FILES_EXIT = 4;
 
-module.exports = { parseLauncherArgs, pathPattern, NO_TEST_FILES_EXIT };
+module.exports = { parseLauncherArgs, pathPattern, printList, NO_TEST_FILES_EXIT };

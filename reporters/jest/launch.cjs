@@ -10,8 +10,11 @@
  * CommonJS, as jest's own bin is: jest runs a suite in band (one worker or fewer) in
  * this process, and that ran ~5% slower under an ES module entry (measured).
  *
- * node [node flags] launch.cjs --package <jest dir> --report <file>
+ * node [node flags] launch.cjs --package <jest dir> (--report <file> | --list)
  *      [--path <path>]... [--name <regex>] -- [the script's jest arguments]
+ *
+ * --list: jest's own --listTests --json for the same arguments and selection, which it
+ * prints as one line on stdout; nothing runs.
  */
 'use strict';
 const { createRequire } = require('node:module');
@@ -57,6 +60,7 @@ async function main() {
     argv[major >= 30 ? 'testPathPatterns' : 'testPathPattern'] = opts.paths.map(pathPattern);
   }
   if (opts.name !== null) argv.testNamePattern = opts.name;
+  if (opts.list) return listTests(argv);
   // Without it, jest's "No tests found" calls process.exit(1) mid-run, the exit of a real
   // failure; with it, jest returns, and the launcher exits with its own code for that.
   argv.passWithNoTests = true;
@@ -76,6 +80,13 @@ async function main() {
     if (listeners[listeners.length - 1] === exitWithoutTeardown) process.exit();
   });
   if (globalConfig.forceExit) process.exit(code);
+}
+
+async function listTests(argv) {
+  argv.listTests = true;
+  argv.json = true;
+  const projects = Array.isArray(argv.projects) && argv.projects.length > 0 ? [...argv.projects] : [process.cwd()];
+  await jest.runCLI(argv, projects);
 }
 
 main().catch((error) => {

@@ -110,6 +110,12 @@ export interface UnitsRequest {
   /** The selection, as PlanRequest.files: relative, `/`-separated; empty: the whole suite. */
   readonly files: readonly string[];
   readonly env: NodeJS.ProcessEnv;
+  /** As PlanRequest.reportersDir: a runner whose listing goes through a launcher of
+   * ours (jest, vitest, mocha) needs it, and throws a HarnessError without it. */
+  readonly reportersDir?: string;
+  /** As PlanRequest.runnerArgs: `run-tests -- <args>` change which files the runner
+   * runs (jest's `--selectProjects`), so its listing takes them as its run does. */
+  readonly runnerArgs?: readonly string[];
 }
 
 /** How --shard splits a runner's suite into units it can select exactly. */
