@@ -63,3 +63,43 @@ describe('vitest units', () => {
     expect((await units(vitest, dir, ['test/sub'])).map((u) => u.name)).toEqual(['test/sub/test/math.test.ts']);
   });
 });
+
+describe('mocha units', () => {
+  it("are the spec files mocha's collect-files finds: the script's spec, a selection's directory as its test files", async () => {
+    const dir = await fixture('mocha-mixed', { 'spec/deep/more.spec.js': '', 'spec/notes.txt': '', 'test/other.spec.js': '' });
+    expect(mocha.shard?.selects).toBe('files');
+    // `mocha --require ./test/setup.js spec/`: spec/'s top level only (no --recursive), never the --require file.
+    expect(await units(mocha, dir)).toEqual(sized(dir, ['spec/math.spec.js', 'spec/setup.spec.js']));
+    expect((await units(mocha, dir, ['spec'])).map((u) => u.name)).toEqual(['spec/deep/more.spec.js', 'spec/math.spec.js', 'spec/setup.spec.js']);
+    expect((await units(mocha, dir, ['spec/math.spec.js'])).map((u) => u.name)).toEqual(['spec/math.spec.js']);
+  });
+
+  it('read .mocharc (spec, extension, ignore, recursive) as mocha does', async () => {
+    const dir = await fixture('js-operands');
+    const project = path.join(dir, 'packages/mocha');
+    await fs.symlink(path.join(REPO, 'node_modules'), path.join(project, 'node_modules'));
+    await fs.outputJson(path.join(project, '.mocharc.json'), { spec: 'tests', recursive: true, extension: ['js', 'ts'], ignore: ['**/skip.spec.js'] });
+    for (const file of ['tests/a.spec.ts', 'tests/skip.spec.js', 'tests/b.spec.mjs']) await fs.outputFile(path.join(project, file), '');
+    expect((await units(mocha, project)).map((u) => u.name)).toEqual(['tests/a.spec.ts', 'tests/deep/deeper/deep.spec.js']);
+  });
+});
+
+describe('node:test units', () => {
+  it("are node 20's own files without a selection: its search from the root (dot directories too, node_modules not)", async () => {
+    const dir = await fixture('node-test-dirs', { '.hidden/x.test.js': '', 'lib/test/helper.js': '', 'lib/test.cjs': '', 'lib/.test.js': '', 'lib/notatest.js': '', 'node_modules2/y_test.mjs': '' });
+    expect(nodeTest.shard?.selects).toBe('files');
+    expect(await units(nodeTest, dir)).toEqual(sized(dir, ['.hidden/x.test.js', '__tests__/a.test.js', 'lib/test.cjs', 'lib/test/helper.js', 'node_modules2/y_test.mjs', 'tests/unit/b.test.mjs']));
+  });
+
+  it("are the script's operands, their globs expanded, and a selection's files", async () => {
+    const dir = await fixture('node-test-script-glob');
+    expect((await units(nodeTest, dir)).map((u) => u.name)).toEqual(['checks/a.js', 'checks/b.js']);
+    expect((await units(nodeTest, dir, ['checks/deep/c.js', 'test'])).map((u) => u.name)).toEqual(['checks/deep/c.js', 'test/old.test.js']);
+  });
+
+  it('are a HarnessError for an operand node would not find', async () => {
+    const dir = await fixture('node-test-dirs');
+    await fs.writeJson(path.join(dir, 'package.json'), { scripts: { test: 'node --test missing.test.js' } });
+    await expect(units(nodeTest, dir)).rejects.toMatchObject({ code: 'USAGE', message: `--shard: node --test would not find missing.test.js (in ${dir})` });
+  });
+});
