@@ -34,12 +34,6 @@ function parseLauncherArgs(args) {
 
 const escapeRegex = (text) => text.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&');
 
-/** --list: the test files the run would run, as a JSON array of absolute paths on the
- * last line of stdout (jest prints its own --listTests --json there too). */
-const printList = (files) => {
-  require('node:fs').writeSync(1, `${JSON.stringify(files)}\n`);
-};
-
 /** Exactly this file, or everything under this directory, as a path regex. */
 const pathPattern = (absolute) => `^${escapeRegex(absolute.replace(/\/+$/, ''))}(?:/|$)`;
 
@@ -48,4 +42,4 @@ const pathPattern = (absolute) => `^${escapeRegex(absolute.replace(/\/+$/, ''))}
  * failure): src/ecosystems/node/project.ts lists it as the runs' no-tests exit code. */
 const NO_TEST_FILES_EXIT = 4;
 
-module.exports = { parseLauncherArgs, pathPattern, printList, NO_TEST_FILES_EXIT };
+module.exports = { parseLauncherArgs, pathPattern, NO_TEST_FILES_EXIT };

@@ -13,13 +13,14 @@
  * node [node flags] launch.cjs --package <jest dir> (--report <file> | --list)
  *      [--path <path>]... [--name <regex>] -- [the script's jest arguments]
  *
- * --list: jest's own --listTests --json for the same arguments and selection, which it
- * prints as one line on stdout; nothing runs.
+ * --list: jest's own --listTests --json for the same arguments and selection, written
+ * for run-tests --shard (../shared/units-out.cjs); nothing runs.
  */
 'use strict';
 const { createRequire } = require('node:module');
 const path = require('node:path');
 const { parseLauncherArgs, pathPattern, NO_TEST_FILES_EXIT } = require('./launch-args.cjs');
+const { writeUnits } = require('../shared/units-out.cjs');
 
 const opts = parseLauncherArgs(process.argv.slice(2));
 // As jest's own bin/jest.js does before it loads jest.
@@ -82,11 +83,27 @@ async function main() {
   if (globalConfig.forceExit) process.exit(code);
 }
 
+/** jest prints the list of --listTests --json on stdout as one line (jest 29 by
+ * console.log, jest 30 by a console of its own on process.stdout): what it wrote there
+ * during the listing is kept, and the last line that is a JSON array is the list. */
 async function listTests(argv) {
   argv.listTests = true;
   argv.json = true;
   const projects = Array.isArray(argv.projects) && argv.projects.length > 0 ? [...argv.projects] : [process.cwd()];
-  await jest.runCLI(argv, projects);
+  const printed = [];
+  const write = process.stdout.write;
+  process.stdout.write = function keep(chunk, ...rest) {
+    printed.push(String(chunk));
+    return write.call(this, chunk, ...rest);
+  };
+  try {
+    await jest.runCLI(argv, projects);
+  } finally {
+    process.stdout.write = write;
+  }
+  const list = printed.join('').split('\n').reverse().find((line) => line.trim().startsWith('['));
+  if (list === undefined) throw new Error('run-tests launcher: jest --listTests printed no list');
+  writeUnits(JSON.parse(list));
 }
 
 main().catch((error) => {

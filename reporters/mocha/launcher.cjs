@@ -7,14 +7,15 @@
 // writes the rest. Usage (written by src/runners/mocha/runner.ts):
 //   node launcher.cjs <the script's mocha arguments> --run-tests --mocha <dir> --bin <path>
 //     (--report <file> | --list) [--grep <regex>] [--all-specs] [files...]
-// --list: the spec files mocha's own collect-files finds for those arguments, as a JSON
-// array of absolute paths on the last line of stdout; no test file is loaded.
+// --list: the spec files mocha's own collect-files finds for those arguments, written for
+// run-tests --shard (../shared/units-out.cjs); no test file is loaded.
 const fs = require('node:fs');
 const path = require('node:path');
 const { pathToFileURL } = require('node:url');
 const { spawn } = require('node:child_process');
 const writer = require('./report-writer.cjs');
 const { describeError, failureMessage } = require('../shared/errors.cjs');
+const { writeUnits } = require('../shared/units-out.cjs');
 
 const SENTINEL = '--run-tests';
 /** Set for the child when node flags made us start node again; removed before tests load. */
@@ -163,15 +164,11 @@ async function list() {
     const { extension = [], ignore = [], recursive = false, sort = false, spec = [] } = opts;
     const found = collectFiles({ extension, ignore, file: [], recursive, sort, spec });
     // mocha 9 returns the files; mocha 10 and later { files, unmatchedFiles }.
-    printList(Array.isArray(found) ? found : found.files);
+    writeUnits(Array.isArray(found) ? found : found.files);
     process.exit(0);
   };
   selectFiles();
   await startCli();
-}
-
-function printList(files) {
-  fs.writeSync(1, `${JSON.stringify(files)}\n`);
 }
 
 /** Which file is loading (so a load error names it), and where each test and hook is

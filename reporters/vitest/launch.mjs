@@ -11,12 +11,14 @@
  * `/`): vitest's own filter would take it as a part of a path, and `test/a.test.ts` would
  * also select `test/a.test.tsx` and `other/test/a.test.ts`.
  * --list: the files `vitest list --filesOnly` lists for the same arguments and selection
- * (vitest's getRelevantTestSpecifications), on one line of stdout; nothing runs.
+ * (vitest's getRelevantTestSpecifications), written for run-tests --shard
+ * (../shared/units-out.cjs); nothing runs.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { NO_TEST_FILES_EXIT, parseLauncherArgs, printList } from '../jest/launch-args.cjs';
+import { NO_TEST_FILES_EXIT, parseLauncherArgs } from '../jest/launch-args.cjs';
+import { writeUnits } from '../shared/units-out.cjs';
 import RunTestsVitestReporter from './reporter.mjs';
 
 const opts = parseLauncherArgs(process.argv.slice(2));
@@ -40,7 +42,7 @@ try {
   if (opts.list) {
     const files = (await ctx.getRelevantTestSpecifications(filters)).map((spec) => spec.moduleId);
     await ctx.close();
-    printList([...new Set(files)]);
+    writeUnits([...new Set(files)]);
     process.exit();
   }
   ctx.reporters.push(new RunTestsVitestReporter(opts.report));

@@ -1,56 +1,57 @@
+/** A short command that lists what a runner would run (rspec's files to run, pytest's
+ * collection): argv without a shell, in its own process group, bounded in time, and
+ * ended with everything it started. */
 import { spawn } from 'node:child_process';
-import { groupHasLiveMembers, killProcessGroup } from './kill.js';
-import { spawnError } from './spawn-error.js';
+import { HarnessError } from '../model/errors.js';
+import { killProcessGroup } from './kill.js';
 
-/** A short command whose output is read whole: a runner's listing of its test files
- * (`--shard` asks it before the run). No log, no run directory: what it printed is the
- * answer, or what the error quotes. */
+/** How long a listing may take: a suite's collection imports every test module. */
+export const LISTING_TIMEOUT_MS = 180_000;
+/** What is kept of its output, for the message when it fails. */
+const KEPT_OUTPUT = 64 * 1024;
+
 export interface ListingOptions {
-  /** argv[0] is the executable; run without a shell. */
   readonly argv: readonly string[];
   readonly cwd: string;
   readonly env: NodeJS.ProcessEnv;
-  readonly timeoutMs: number;
+  readonly timeoutMs?: number;
 }
 
 export interface ListingOutcome {
-  readonly exitCode: number | null;
+  readonly code: number | null;
   readonly signal: NodeJS.Signals | null;
-  readonly timedOut: boolean;
-  readonly stdout: string;
-  readonly stderr: string;
+  /** Its stdout and stderr, interleaved, the last KEPT_OUTPUT characters. */
+  readonly output: string;
 }
 
-/** How much of each stream is kept: far above a listing of a large suite's files. */
-const MAX_OUTPUT = 64 * 1024 * 1024;
-
-/** Runs the command as the leader of its own process group; on its timeout the whole
- * group is killed, and whatever of the group outlived the command is killed once it
- * exits, so nothing a listing started outlives it. Rejects with a HarnessError when
- * the command cannot be started. */
+/** Runs the listing to its end. A spawn that fails (a missing interpreter) is
+ * RUNNER_MISSING; one that outlives its time is RUNNER_FAILED, its group killed. */
 export function runListing(options: ListingOptions): Promise<ListingOutcome> {
+  const [command = '', ...args] = options.argv;
+  const shown = options.argv.join(' ');
   return new Promise((resolve, reject) => {
-    const child = spawn(options.argv[0] ?? '', options.argv.slice(1), { cwd: options.cwd, env: options.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-    const out = { stdout: '', stderr: '' };
-    const keep = (key: 'stdout' | 'stderr') => (chunk: Buffer): void => {
-      if (out[key].length < MAX_OUTPUT) out[key] += chunk.toString();
+    const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    let output = '';
+    const keep = (chunk: Buffer): void => {
+      output = (output + chunk.toString('utf8')).slice(-KEPT_OUTPUT);
     };
-    child.stdout.on('data', keep('stdout'));
-    child.stderr.on('data', keep('stderr'));
+    child.stdout.on('data', keep);
+    child.stderr.on('data', keep);
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
-      if (child.pid !== undefined) killProcessGroup(child.pid, 'SIGKILL');
-    }, options.timeoutMs);
-    child.on('error', (error) => {
+      killProcessGroup(child.pid ?? 0, 'SIGKILL');
+    }, options.timeoutMs ?? LISTING_TIMEOUT_MS);
+    child.on('error', (error: NodeJS.ErrnoException) => {
       clearTimeout(timer);
-      reject(spawnError(error, options.argv, options.cwd));
+      reject(new HarnessError(error.code === 'ENOENT' ? 'RUNNER_MISSING' : 'SPAWN_FAILED', `cannot start ${command}: ${error.message}`, { command: shown }));
     });
-    // A process of the group still holding the pipes open would keep 'close' away.
-    child.on('exit', () => {
+    child.on('close', (code, signal) => {
       clearTimeout(timer);
-      if (child.pid !== undefined && groupHasLiveMembers(child.pid)) killProcessGroup(child.pid, 'SIGKILL');
+      // Whatever it left behind in its group goes with it.
+      killProcessGroup(child.pid ?? 0, 'SIGKILL');
+      if (timedOut) reject(new HarnessError('RUNNER_FAILED', `listing the tests took more than ${Math.round((options.timeoutMs ?? LISTING_TIMEOUT_MS) / 1000)} s: ${shown}`, { command: shown }));
+      else resolve({ code, signal, output });
     });
-    child.on('close', (exitCode, signal) => resolve({ exitCode, signal, timedOut, ...out }));
   });
 }

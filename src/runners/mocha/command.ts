@@ -2,7 +2,8 @@ import path from 'node:path';
 import { mochaTestFile } from './spec.js';
 import { expandDirectories, fileOperand } from '../../ecosystems/node/files.js';
 import { localBin, packageJson, testScript, type LauncherContext } from '../../ecosystems/node/project.js';
-import { listedUnits, listingContext } from '../../ecosystems/node/units.js';
+import { listedUnits, reportersDir } from '../../ecosystems/listed-units.js';
+import { scriptEnv } from '../../ecosystems/node/units.js';
 import { supportedPackage } from '../../ecosystems/node/versions.js';
 import type { ShardSupport, UnitsRequest } from '../types.js';
 
@@ -43,8 +44,7 @@ export function mochaFiles(request: Pick<UnitsRequest, 'facts' | 'files'>): stri
 export const mochaShard: ShardSupport = {
   selects: 'files',
   async units(request) {
-    const argv = mochaCommand(listingContext(request), ['--list'])({ files: mochaFiles(request), grep: null });
-    const script = testScript(packageJson(request.facts) ?? {});
-    return listedUnits('mocha', request, argv, { ...request.env, ...(script.runner === 'mocha' ? script.env : {}) });
+    const argv = mochaCommand({ ...request, reportersDir: reportersDir(request) }, ['--list'])({ files: mochaFiles(request), grep: null });
+    return listedUnits(request.root, { argv, cwd: request.root, env: scriptEnv(request, 'mocha'), what: "mocha's spec files" });
   },
 };

@@ -4,7 +4,7 @@ import { HarnessError } from '../../model/errors.js';
 import type { ProjectFacts } from '../../project/facts.js';
 import { expandDirectories, expandGlobs, isNodeTestFile } from '../../ecosystems/node/files.js';
 import { packageJson, testScript } from '../../ecosystems/node/project.js';
-import { shardUnits } from '../../ecosystems/node/units.js';
+import { shardUnits } from '../../ecosystems/listed-units.js';
 import type { ShardSupport, UnitsRequest } from '../types.js';
 
 const NODE_MAJOR = Number(process.versions.node.split('.')[0]);

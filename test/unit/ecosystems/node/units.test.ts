@@ -47,9 +47,9 @@ describe('jest units', () => {
     expect((await units(jest, dir, [], ['--testPathIgnorePatterns', 'math'])).map((u) => u.name)).toEqual([]);
   });
 
-  it('are a RUNNER_FAILED HarnessError quoting jest when it cannot list them', async () => {
+  it('are a RUNNER_FAILED HarnessError quoting the end of what jest said when it cannot list them', async () => {
     const dir = await fixture('jest-mixed', { 'jest.config.js': "throw new Error('config broke');\n" });
-    await expect(units(jest, dir)).rejects.toMatchObject({ code: 'RUNNER_FAILED', message: expect.stringMatching(/^--shard: jest could not list its test files \(it exited 1\):\n[^]*config broke/) });
+    await expect(units(jest, dir)).rejects.toMatchObject({ code: 'RUNNER_FAILED', message: expect.stringMatching(/^--shard: listing jest's test files failed \(exit 1\):\n[^]*jest\.config\.js:1:7\)/) });
   });
 });
 
