@@ -114,34 +114,46 @@ describe('run-tests merge', () => {
   });
 });
 
+/** Runs every shard of n for n in `counts`, merges them, and compares the merge with the full run. */
+async function mergesAsFullRun(fixture: string, counts: readonly number[]): Promise<{ out: string; last: string[] }> {
+  const dir = await copyFixture(fixture);
+  const out = await reportsDir({});
+  const full = await runJson(['--cwd', dir, '--junit', path.join(out, 'full.xml')]);
+  expect([full.exitCode, full.report.status]).toEqual([1, 'failed']);
+  const fullTests = await junitTests(path.join(out, 'full.xml'));
+  let files: string[] = [];
+  for (const count of counts) {
+    files = [];
+    for (let index = 1; index <= count; index++) {
+      const shard = await runCli(['--cwd', dir, '--shard', `${index}/${count}`, '--json']);
+      files.push(path.join(out, `${count}-${index}.json`));
+      await fs.writeFile(files.at(-1) as string, shard.stdout);
+    }
+    const junit = path.join(out, `${count}.xml`);
+    const { exitCode, report } = await runJson(['merge', ...files, '--junit', junit]);
+    expect([count, exitCode, report.status, report.summary]).toEqual([count, full.exitCode, full.report.status, full.report.summary]);
+    expect([count, failures(report).sort()]).toEqual([count, failures(full.report).sort()]);
+    expect([count, report.failed_tests.map((t) => t.message).sort()]).toEqual([count, full.report.failed_tests.map((t) => t.message).sort()]);
+    expect(Object.keys(report.unit_durations ?? {}).sort()).toEqual(Object.keys(full.report.unit_durations ?? {}).sort());
+    expect(report.parts?.map((p) => [p.index, p.path])).toEqual(files.map((f, i) => [i + 1, f]));
+    expect([count, await junitTests(junit)]).toEqual([count, fullTests]);
+  }
+  return { out, last: files };
+}
+
 const withRuby = hasTools('ruby', 'bundle', 'rspec') ? describe : describe.skip;
 
+describe('run-tests merge of real shards', () => {
+  it('node:test, n = 1..3 (3: one shard empty): the full run\'s status, counts, failures and JUnit tests exactly', async () => {
+    await mergesAsFullRun('node-test-mixed', [1, 2, 3]);
+  });
+});
+
 withRuby('run-tests merge of real shards (rspec)', () => {
-  it('for n = 1..4 (and 6, one shard empty) gives the full run\'s status, counts, failures and JUnit tests exactly', async () => {
-    const dir = await copyFixture('rspec-shards');
-    const out = await reportsDir({});
-    const full = await runJson(['--cwd', dir, '--junit', path.join(out, 'full.xml')]);
-    expect([full.exitCode, full.report.status, full.report.summary]).toEqual([1, 'failed', { run: 11, passed: 9, failures: 1, errors: 1, skips: 0 }]);
-    const fullTests = await junitTests(path.join(out, 'full.xml'));
-    for (const count of [1, 2, 3, 4, 6]) {
-      const files: string[] = [];
-      for (let index = 1; index <= count; index++) {
-        const shard = await runCli(['--cwd', dir, '--shard', `${index}/${count}`, '--json']);
-        files.push(path.join(out, `${count}-${index}.json`));
-        await fs.writeFile(files.at(-1) as string, shard.stdout);
-      }
-      const junit = path.join(out, `${count}.xml`);
-      const { exitCode, report } = await runJson(['merge', ...files, '--junit', junit]);
-      expect([count, exitCode, report.status, report.summary]).toEqual([count, full.exitCode, full.report.status, full.report.summary]);
-      expect([count, failures(report).sort()]).toEqual([count, failures(full.report).sort()]);
-      expect([count, report.failed_tests.map((t) => t.message).sort()]).toEqual([count, full.report.failed_tests.map((t) => t.message).sort()]);
-      expect(Object.keys(report.unit_durations ?? {}).sort()).toEqual(Object.keys(full.report.unit_durations ?? {}).sort());
-      expect(report.parts?.map((p) => [p.index, p.path])).toEqual(files.map((f, i) => [i + 1, f]));
-      expect([count, await junitTests(junit)]).toEqual([count, fullTests]);
-    }
+  it('n = 1..4 and 6 (one shard empty): the full run\'s status, counts, failures and JUnit tests exactly; a shard left out is error', async () => {
+    const { last: six } = await mergesAsFullRun('rspec-shards', [1, 2, 3, 4, 6]);
     // The last partition's shards, one left out and another's given twice: error, never a pass.
-    const six = Array.from({ length: 6 }, (_, i) => path.join(out, `6-${i + 1}.json`));
-    const broken = await runJson(['merge', ...six.slice(0, 5), six[0] as string], { cwd: out });
+    const broken = await runJson(['merge', ...six.slice(0, 5), six[0] as string]);
     expect([broken.exitCode, broken.report.status, broken.report.error?.message]).toEqual([3, 'error',
       `the shard reports cannot be merged: shard 1 of 6 given twice: ${six[0]}, ${six[0]}; missing shard 6 of 6`]);
   });
