@@ -8,7 +8,6 @@ import { readShardReport, type MergedTest, type MergeInput, type Refused, type S
 
 export type { MergeInput } from './merge-read.js';
 
-/** The merged report, and every test of its parts (for JUnit); none when it is `error`. */
 export interface MergeOptions {
   /** Where merge was started: the project root of a merge without any shard report. */
   readonly cwd: string;
@@ -16,6 +15,7 @@ export interface MergeOptions {
   readonly maxFailures?: number | null;
 }
 
+/** The merged report, and every test of its parts (for JUnit); none when it is `error`. */
 export interface Merged {
   readonly report: RunReport;
   readonly tests: readonly MergedTest[];
@@ -108,7 +108,7 @@ const partOf = ({ path, report }: ShardPart): MergePart => ({ path, index: repor
 /** The worst status of the parts (failed, then no_tests: run.ts' order), with one
  * exception: a shard that ran no test (more shards than units, or units without tests)
  * is not the whole run's verdict; the merge is no_tests only when no shard ran a test. */
-export function mergedStatus(statuses: readonly RunStatus[]): RunStatus {
+function mergedStatus(statuses: readonly RunStatus[]): RunStatus {
   if (statuses.includes('failed')) return 'failed';
   return statuses.includes('passed') ? 'passed' : 'no_tests';
 }
