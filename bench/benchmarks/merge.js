@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { runTests } from '../lib/commands.js';
 import { figure } from '../lib/figure.js';
@@ -62,9 +63,13 @@ export const mergeBench = {
     log(`  peak RSS: ${rss.map((s) => `${s.self.toFixed(0)} MiB`).join(', ')}`);
     const ms = median(times);
     const mib = median(rss.map((s) => s.self));
+    const cpu = median(rss.map((s) => s.cpuMs));
     const note = `${SHARDS} reports of ${mb.toFixed(0)} MB in all (as --json prints them), ${FILES.toLocaleString('en-US')} files, 1 test in ${FAIL_EVERY} failed`;
+    // Other work on the machine stretches the wall time: its load is part of the figure.
+    const load = `; load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} CPUs at the end`;
     return [
-      figure({ benchmark: 'merge', title: 'merge: wall time', a: { label: timed.label, shown: timed.shown, median: ms, unit: 'ms' }, result: { value: ms, unit: 'ms' }, target: { max: MAX_MS, unit: 'ms' }, runs: times.length, note }),
+      figure({ benchmark: 'merge', title: 'merge: wall time', a: { label: timed.label, shown: timed.shown, median: ms, unit: 'ms' }, result: { value: ms, unit: 'ms' }, target: { max: MAX_MS, unit: 'ms' }, runs: times.length, note: note + load }),
+      figure({ benchmark: 'merge', title: 'merge: CPU time, user + system (for information)', a: { label: measured.label, shown: measured.shown, median: cpu, unit: 'ms' }, result: { value: cpu, unit: 'ms' }, runs: rss.length, note }),
       figure({ benchmark: 'merge', title: 'merge: node peak RSS', a: { label: measured.label, shown: measured.shown, median: mib, unit: 'MiB' }, result: { value: mib, unit: 'MiB' }, target: { max: MAX_MIB, unit: 'MiB' }, runs: rss.length, note }),
     ];
   },
