@@ -56,12 +56,18 @@ function combine(parts: readonly ShardPart[], maxFailures: number | null, cwd: s
     // Each shard's list is capped by its own --max-failures already; together once more.
     ...capFailures(reports.flatMap((r) => r.failed_tests), maxFailures, reports.reduce((sum, r) => sum + (r.truncated?.failed_tests ?? 0), 0)),
     rerun: sumReruns(reports),
-    warnings: [...revisionWarning(parts), ...reports.flatMap((r) => r.warnings.map((w) => `shard ${r.shard.index}/${r.shard.count}: ${w}`))],
+    warnings: [...revisionWarning(parts), ...reports.flatMap(shardWarnings)],
     ...(packages.length > 0 ? { packages } : {}),
     ...sameRevision(reports),
     ...(drift.length > 0 ? { drift: drift.some((r) => r.drift === true) } : {}),
     ...unitDurations(reports),
   };
+}
+
+/** A shard's warnings, each saying which shard's it is (`shard 2/4: …`) unless it does. */
+function shardWarnings({ shard, warnings }: ShardPart['report']): string[] {
+  const name = `shard ${shard.index}/${shard.count}`;
+  return warnings.map((w) => (w.startsWith(`${name} `) ? w : `${name}: ${w}`));
 }
 
 /** What every merged report holds; a valid one overwrites the rest. */

@@ -26,7 +26,7 @@ describe('mergeShards', () => {
   it('sums the counts, keeps every duration and names its parts; the run took as long as its longest shard', () => {
     const failed = shard(2, 3, {
       status: 'failed', exit_code: 1, summary: { run: 3, passed: 2, failures: 1, errors: 0, skips: 0 }, failed_tests: [failure('c2', 'test/2.test.js')],
-      tests: [test('a2', 'test/2.test.js'), test('b2', 'test/2.test.js'), test('c2', 'test/2.test.js', 'failed', 'c2 broke')], warnings: ['slow'],
+      tests: [test('a2', 'test/2.test.js'), test('b2', 'test/2.test.js'), test('c2', 'test/2.test.js', 'failed', 'c2 broke')], warnings: ['slow', 'shard 2/3 has no units: 1 unit among 3 shards'],
     });
     const { report, tests } = merge(inputs(shard(1, 3), failed, shard(3, 3)));
     expect(validate(report)).toBe(true);
@@ -35,7 +35,7 @@ describe('mergeShards', () => {
       duration_ms: 3000, started_at: '2026-12-01T00:00:01.000Z', finished_at: '2026-12-01T00:01:03.000Z', artifact: null, error: null, projects: [],
       summary: { run: 7, passed: 6, failures: 1, errors: 0, skips: 0 },
       unit_durations: { 'test/1.test.js': 100, 'test/2.test.js': 200, 'test/3.test.js': 300 },
-      warnings: ['shard 2/3: slow'],
+      warnings: ['shard 2/3: slow', 'shard 2/3 has no units: 1 unit among 3 shards'],
     });
     expect(report.parts).toEqual([
       { path: 's1.json', index: 1, run_id: '20261201-000000.001-00000001', status: 'passed' },
