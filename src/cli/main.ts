@@ -139,11 +139,11 @@ async function parse(file: string, options: { format?: string; json?: boolean; c
 }
 
 /** `run-tests merge`: shard reports combined into one, reported as a run is. */
-async function merge(files: string[], options: { json?: boolean; junit?: string; maxFailures: string }): Promise<void> {
+async function merge(files: string[], options: { json?: boolean; junit?: string; maxFailures: string; allowNoTests?: boolean }): Promise<void> {
   const cwd = process.cwd();
   const maxFailures = parseMaxFailures(options.maxFailures);
   const junitPath = options.junit === undefined ? null : resolveJunitPath(cwd, options.junit, files.map((f) => path.resolve(cwd, f)));
-  const { report, tests } = (await import('./merge-command.js')).mergeFiles(cwd, files, maxFailures);
+  const { report, tests } = (await import('./merge-command.js')).mergeFiles(cwd, files, { maxFailures, allowNoTests: options.allowNoTests === true });
   if (junitPath !== null) await writeJunit(junitPath, report, tests);
   if (process.env['GITHUB_ACTIONS'] === 'true') await (await import('./github.js')).githubActions(process.env, options.json === true)?.finish(report);
   exit(report.exit_code, (await loadRenderer(options.json === true))(report));
@@ -263,6 +263,7 @@ function program(runnerArgs: readonly string[] | null): Command {
     .addOption(new Option('--json', 'print the merged JSON report'))
     .option('--junit <path>', "also write every shard's tests as JUnit XML")
     .option('--max-failures <n>', 'list at most n failures in the report; 0 for no cap', String(DEFAULT_MAX_FAILURES))
+    .option('--allow-no-tests', 'no test run in any shard exits 0 (the status stays no_tests)')
     .action(merge);
   cli.command('show')
     .description("print a stored run's report as it was first printed (the latest completed run by default)")

@@ -13,6 +13,8 @@ export interface MergeOptions {
   readonly cwd: string;
   /** --max-failures (DEFAULT_MAX_FAILURES when absent; null: no cap). */
   readonly maxFailures?: number | null;
+  /** --allow-no-tests: a merge that ran no test exits 0, as such a run does. */
+  readonly allowNoTests?: boolean;
 }
 
 /** The merged report, and every test of its parts (for JUnit); none when it is `error`. */
@@ -25,7 +27,7 @@ export interface Merged {
  * a completed run, combined into one report by the rules of a single run. Anything less
  * is `error`, naming every file and every shard at fault: never a pass. */
 export function mergeShards(inputs: Iterable<MergeInput>, options: MergeOptions): Merged {
-  const { cwd, maxFailures = DEFAULT_MAX_FAILURES } = options;
+  const { maxFailures = DEFAULT_MAX_FAILURES } = options;
   // One input at a time: a file's text is dropped once read, only its report is kept.
   const read: (ShardPart | Refused)[] = [];
   for (const input of inputs) read.push(readShardReport(input));
@@ -34,11 +36,11 @@ export function mergeShards(inputs: Iterable<MergeInput>, options: MergeOptions)
   // With no shard report at all there is no partition to say which shards are missing.
   const checked = parts.length === 0 ? { problems: refused.length > 0 ? [] : ['no shard report to merge'], parts: [] } : checkParts(parts);
   const problems = [...refused, ...checked.problems];
-  if (problems.length > 0) return { report: invalidMerge(parts, problems, cwd), tests: [] };
-  return { report: combine(checked.parts, maxFailures, cwd), tests: checked.parts.flatMap((p) => p.tests) };
+  if (problems.length > 0) return { report: invalidMerge(parts, problems, options), tests: [] };
+  return { report: combine(checked.parts, maxFailures, options), tests: checked.parts.flatMap((p) => p.tests) };
 }
 
-function combine(parts: readonly ShardPart[], maxFailures: number | null, cwd: string): RunReport {
+function combine(parts: readonly ShardPart[], maxFailures: number | null, options: MergeOptions): RunReport {
   const reports = parts.map((p) => p.report);
   const summary = sumSummaries(reports.map((r) => r.summary));
   const status = mergedStatus(reports.map((r) => r.status));
@@ -46,7 +48,7 @@ function combine(parts: readonly ShardPart[], maxFailures: number | null, cwd: s
   const packages = reports.flatMap((r) => r.packages ?? []);
   const drift = reports.filter((r) => r.drift !== undefined);
   return {
-    ...base(parts, cwd, status, `merged from ${count} shard reports of partition ${reports[0]?.shard.partition ?? ''}`),
+    ...base(parts, options, status, `merged from ${count} shard reports of partition ${reports[0]?.shard.partition ?? ''}`),
     framework: unique(reports.map((r) => r.framework)),
     // The shards ran side by side: the merged run took as long as its longest part.
     duration_ms: Math.max(0, ...reports.map((r) => r.duration_ms)),
@@ -71,19 +73,19 @@ function shardWarnings({ shard, warnings }: ShardPart['report']): string[] {
 }
 
 /** What every merged report holds; a valid one overwrites the rest. */
-function base(parts: readonly ShardPart[], cwd: string, status: RunStatus, reason: string): RunReport {
+function base(parts: readonly ShardPart[], options: MergeOptions, status: RunStatus, reason: string): RunReport {
   return {
     schema_version: SCHEMA_VERSION,
     source: 'merged',
     run_id: null,
     status,
-    exit_code: exitCodeOf(status, false),
+    exit_code: exitCodeOf(status, options.allowNoTests === true),
     framework: null,
     reason,
     command: null,
     // The shards ran the same project, perhaps checked out at different paths: the
     // first's is shown, and every file in the report is relative to it.
-    project_root: parts[0]?.report.project_root ?? cwd,
+    project_root: parts[0]?.report.project_root ?? options.cwd,
     exit_status: null,
     signal: null,
     timed_out: false,
@@ -104,8 +106,8 @@ function base(parts: readonly ShardPart[], cwd: string, status: RunStatus, reaso
 }
 
 /** Counts of a merge that does not hold are unknown, never 0. */
-function invalidMerge(parts: readonly ShardPart[], problems: readonly string[], cwd: string): RunReport {
-  const report = base(parts, cwd, 'error', 'the shard reports given do not make one whole run');
+function invalidMerge(parts: readonly ShardPart[], problems: readonly string[], options: MergeOptions): RunReport {
+  const report = base(parts, options, 'error', 'the shard reports given do not make one whole run');
   return { ...report, error: { code: 'MERGE_INVALID', message: `the shard reports cannot be merged: ${problems.join('; ')}` } };
 }
 

@@ -92,6 +92,14 @@ describe('run-tests merge', () => {
     expect([onto.exitCode, onto.stdout, onto.stderr]).toEqual([2, '', `run-tests: --junit "shard-1.json": ${dir}/shard-1.json is the file this command reads; write the XML elsewhere\n`]);
   });
 
+  it('exits 4 when no shard ran a test, 0 with --allow-no-tests, as a run does', async () => {
+    const empty = (index: number) => shardReport(index, 2, { status: 'no_tests', exit_code: 4, summary: { run: 0, passed: 0, failures: 0, errors: 0, skips: 0 }, tests: [], shard: { index, count: 2, units: [], partition: 'p1' } });
+    const dir = await reportsDir({ 'one.json': empty(1), 'two.json': empty(2) });
+    const strict = await runJson(['merge', 'one.json', 'two.json'], { cwd: dir });
+    const allowed = await runJson(['merge', 'one.json', 'two.json', '--allow-no-tests'], { cwd: dir });
+    expect([strict.exitCode, strict.report.status, allowed.exitCode, allowed.report.status, allowed.report.exit_code]).toEqual([4, 'no_tests', 0, 'no_tests', 0]);
+  });
+
   it('under GitHub Actions annotates the failures and appends the step summary, as a run does', async () => {
     const root = await reportsDir({});
     const dir = await reportsDir(threeShards(root));

@@ -60,6 +60,8 @@ describe('mergeShards', () => {
     expect([merge(inputs(shard(1, 2), empty(2))).report.status, merge(inputs(shard(1, 2), empty(2))).report.exit_code]).toEqual(['passed', 0]);
     const none = merge(inputs(empty(1), empty(2))).report;
     expect([none.status, none.exit_code, none.summary.run]).toEqual(['no_tests', 4, 0]);
+    const allowed = mergeShards(inputs(empty(1), empty(2)), { cwd: '/here', allowNoTests: true }).report;
+    expect([allowed.status, allowed.exit_code]).toEqual(['no_tests', 0]);
   });
 
   it('keeps an unknown count unknown, never 0', () => {
