@@ -129,6 +129,14 @@ describe('mergeShards', () => {
     }
   });
 
+  it('names the harness error of a shard that did not complete, told before what else its report lacks', () => {
+    const { tests: _, ...broken } = shard(2, 2, { status: 'error', error: { code: 'RUNNER_MISSING', message: 'no jest' } });
+    expect(problems(inputs(shard(1, 2), broken as RunReport))).toBe('the shard reports cannot be merged: s2.json: shard 2 of 2 did not complete: its status is error (RUNNER_MISSING), '
+      + 'and only a passed, failed or no_tests run holds all its tests; missing shard 2 of 2');
+    const { shard: __, ...unsharded } = broken;
+    expect(problems(inputs(shard(1, 2), unsharded as RunReport))).toContain('s2.json: the run did not complete: its status is error (RUNNER_MISSING)');
+  });
+
   it('is error for a report that is not of a shard, not of a run, not a report or not JSON, naming each file', () => {
     const { shard: _, ...whole } = shard(2, 2);
     expect(problems([input('a.json', shard(1, 2)), input('b.json', whole), input('c.json', { ...shard(2, 2), source: 'merged' }),
