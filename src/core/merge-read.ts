@@ -39,6 +39,8 @@ const COMPLETED: readonly RunStatus[] = ['passed', 'failed', 'no_tests'];
 export function readShardReport(input: MergeInput): ShardPart | Refused {
   const refused = (problem: string): Refused => ({ path: input.path, problem: `${input.path}: ${problem}` });
   if ('unreadable' in input) return refused(`could not be read: ${input.unreadable}`);
+  // What a shard leaves when it was stopped before printing its report (`> shard.json`).
+  if (input.text.trim() === '') return refused('is empty: the shard printed no report (was it stopped before its end?)');
   let value: unknown;
   try {
     value = JSON.parse(input.text);

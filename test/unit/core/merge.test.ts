@@ -140,13 +140,14 @@ describe('mergeShards', () => {
   it('is error for a report that is not of a shard, not of a run, not a report or not JSON, naming each file', () => {
     const { shard: _, ...whole } = shard(2, 2);
     expect(problems([input('a.json', shard(1, 2)), input('b.json', whole), input('c.json', { ...shard(2, 2), source: 'merged' }),
-      input('d.json', { hello: 1 }), { path: 'e.json', text: '{"schema_version": 1,' }, { path: 'f.json', unreadable: 'ENOENT' }]))
+      input('d.json', { hello: 1 }), { path: 'e.json', text: '{"schema_version": 1,' }, { path: 'f.json', unreadable: 'ENOENT' }, { path: 'g.json', text: '\n' }]))
       .toBe([
         'the shard reports cannot be merged: b.json: is not a shard report (no "shard": it was not run with --shard i/n)',
         'c.json: is not the report of a run (source "merged"); merge takes the reports of `run-tests --shard i/n --json`',
         'd.json: is not a run-tests JSON report (schema_version 1)',
         `e.json: is not JSON (${jsonError('{"schema_version": 1,')})`,
         'f.json: could not be read: ENOENT',
+        'g.json: is empty: the shard printed no report (was it stopped before its end?)',
         'missing shard 2 of 2',
       ].join('; '));
   });
