@@ -11,6 +11,10 @@ import { copyFixture, junitTests, REPO, runJson } from './helpers.js';
 export async function fixture(name: string, extra: Record<string, string>): Promise<string> {
   const dir = await copyFixture(name);
   await fs.symlink(path.join(REPO, 'node_modules'), path.join(dir, 'node_modules'));
+  return addFiles(dir, extra);
+}
+
+export async function addFiles(dir: string, extra: Record<string, string>): Promise<string> {
   for (const [file, text] of Object.entries(extra)) await fs.outputFile(path.join(dir, file), text);
   return dir;
 }
@@ -33,32 +37,34 @@ const add = (a: Counts, b: Counts): Counts => {
   return { run: sum('run'), passed: sum('passed'), failures: sum('failures'), errors: sum('errors'), skips: sum('skips') };
 };
 
-/** Runs the full suite, then every shard of 1..4, and checks that each n deals the
- * units out once and runs the full run's tests exactly. Returns the units, and the
+/** Runs every shard of each count (1..4), then the full suite, and checks that each
+ * count deals the units out once and runs the full run's tests exactly. The shards run
+ * first: with no run recorded they are balanced by file sizes, the same parts on every
+ * run of the test (a shard's own durations are not recorded). Returns the units, and the
  * units of every shard. */
-export async function expectShardsMatchFullRun(dir: string): Promise<{ units: string[]; parts: string[][] }> {
+export async function expectShardsMatchFullRun(dir: string, counts: readonly number[] = [1, 2, 3, 4]): Promise<{ units: string[]; parts: string[][] }> {
+  const runs: RunReport[][] = [];
+  for (const count of counts) {
+    const shards: RunReport[] = [];
+    for (let index = 1; index <= count; index += 1) shards.push((await runJson(['--cwd', dir, '--shard', `${index}/${count}`])).report);
+    runs.push(shards);
+  }
   const junit = path.join(dir, 'full.xml');
   const full = await runJson(['--cwd', dir, '--junit', junit]);
   const expected = sorted(await junitTests(junit));
   expect(expected.length).toBeGreaterThan(0);
-  let units: string[] = [];
-  const parts: string[][] = [];
-  for (let count = 1; count <= 4; count += 1) {
-    const shards: RunReport[] = [];
-    for (let index = 1; index <= count; index += 1) shards.push((await runJson(['--cwd', dir, '--shard', `${index}/${count}`])).report);
-    parts.push(...shards.map((s) => [...(s.shard?.units ?? [])]));
-    const given = parts.slice(-count).flat();
-    // Each unit in exactly one shard, every shard of the same partition.
+  const units = sorted(runs[0]?.flatMap((shards) => shards.shard?.units ?? []) ?? []);
+  for (const shards of runs) {
+    const count = shards.length;
+    const given = shards.flatMap((s) => s.shard?.units ?? []);
+    // Each unit in exactly one shard, every shard of the same partition, by file sizes.
     expect(new Set(given).size).toBe(given.length);
-    expect(new Set(shards.map((s) => s.shard?.partition)).size).toBe(1);
-    if (count === 1) units = sorted(given);
     expect(sorted(given)).toEqual(units);
+    expect(new Set(shards.map((s) => `${s.shard?.partition} ${s.shard?.balanced_by}`))).toEqual(new Set([`${shards[0]?.shard?.partition} file sizes`]));
     // A shard ran only tests of its own units.
     for (const shard of shards) expect((shard.tests ?? []).filter((t) => !(shard.shard?.units ?? []).includes(t.file ?? ''))).toEqual([]);
-    const ran = shards.flatMap(asJunit);
-    expect([count, sorted(ran)]).toEqual([count, expected]);
+    expect([count, sorted(shards.flatMap(asJunit))]).toEqual([count, expected]);
     expect([count, shards.map((s) => s.summary).reduce(add)]).toEqual([count, full.report.summary]);
   }
-  return { units, parts };
+  return { units, parts: runs.flat().map((s) => [...(s.shard?.units ?? [])]) };
 }
-
