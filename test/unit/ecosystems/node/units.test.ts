@@ -53,6 +53,15 @@ describe('jest units', () => {
   });
 });
 
+describe("jest's and vitest's own --shard", () => {
+  it('is refused (exit 2), in the script or after --, before the runner starts', async () => {
+    const dir = await fixture('jest-mixed');
+    await expect(units(jest, dir, [], ['--shard=1/2'])).rejects.toMatchObject({ code: 'USAGE', message: "--shard: jest's own --shard=1/2 (in scripts.test or after --) would split each part again; run-tests deals the files out itself, run it without" });
+    await fs.writeJson(path.join(dir, 'package.json'), { scripts: { test: 'vitest run --shard 1/3' } });
+    await expect(units(vitest, dir)).rejects.toMatchObject({ code: 'USAGE', message: expect.stringMatching(/^--shard: vitest's own --shard \(in scripts.test/) });
+  });
+});
+
 describe('vitest units', () => {
   it('are the files vitest lists, and a path selects exactly that file', async () => {
     const dir = await fixture('vitest-mixed', { 'test/sub/test/math.test.ts': "import { test } from 'vitest';\ntest('m', () => {});\n" });
