@@ -112,3 +112,20 @@ describe('node:test units', () => {
     await expect(units(nodeTest, dir)).rejects.toMatchObject({ code: 'USAGE', message: `--shard: node --test would not find missing.test.js (in ${dir})` });
   });
 });
+
+describe('units in npm workspaces', () => {
+  it('are listed by the runner hoisted to the root, relative to the package', async () => {
+    const dir = await fixture('js-workspace');
+    expect((await units(jest, path.join(dir, 'packages/a'))).map((u) => u.name)).toEqual(['test/a.test.js']);
+    expect((await units(vitest, path.join(dir, 'packages/b'))).map((u) => u.name)).toEqual(['test/b.test.js']);
+  });
+
+  it('include files named like options, which each runner lists as files', async () => {
+    const dir = await fixture('js-operands');
+    const names = async (runner: Runner, pkg: string, files: readonly string[] = []): Promise<string[]> => (await units(runner, path.join(dir, 'packages', pkg), files)).map((u) => u.name);
+    expect(await names(jest, 'jest')).toEqual(['--dry-run.test.js', 'tests/deep/deeper/deep.test.js']);
+    expect(await names(vitest, 'vitest')).toEqual(['-x.test.js', 'tests/deep/deeper/deep.test.js']);
+    expect(await names(nodeTest, 'node')).toEqual(['--test-only.test.js', 'tests/deep/deeper/deep.test.js']);
+    expect(await names(mocha, 'mocha', ['tests'])).toEqual(['tests/deep/deeper/deep.spec.js']);
+  });
+});
