@@ -7,6 +7,7 @@ import { cargoTestsAt } from './at-line.js';
 import { refusedOption } from '../../project/runner-args.js';
 import type { Runner, Invocation, PlanRequest } from '../types.js';
 import { cargoHumanOutput } from './human.js';
+import { targetOfUnit, unitOfSelector } from './targets.js';
 
 /** cargo prints artifact messages (which binary is which target of which package) as
  * JSON on stdout and still renders compiler errors as text on stderr; each libtest
@@ -37,7 +38,7 @@ export const cargo: Runner = {
 
   plan(request: PlanRequest): Invocation {
     const report = request.artifacts.file('cargo-test.jsonl');
-    const commands = request.rerun ? rerunCommands(request.rerun) : [plainCommand(request)];
+    const commands = request.rerun ? rerunCommands(request.rerun) : request.units ? unitCommands(request) : [plainCommand(request)];
     const own = splitAtDashes(request.runnerArgs ?? []);
     const [first, ...rest] = commands.map(({ select, filters }) => [...CARGO_TEST, ...select, ...own.cargo, '--', ...LIBTEST_JSON, ...own.libtest, ...filters]);
     const workspace = workspaceRoot(request.facts, request.root);
@@ -53,6 +54,18 @@ export const cargo: Runner = {
       captureOutput: report,
       requires: ['cargo'],
     };
+  },
+
+  /** A unit is a test target, named by its crate root (`tests/api.rs`), or a library's
+   * doc tests (`src/lib.rs#doc`); a part runs exactly its targets. */
+  shard: {
+    selects: 'units',
+    // Loaded here, not before the runner starts: cargo metadata runs for --shard only.
+    units: async (request) => (await import('./shard.js')).cargoUnits(request),
+    unitOf(test, facts) {
+      const parsed = parseId(test.id);
+      return parsed === null || parsed.selector.length === 0 ? null : unitOfSelector(facts, parsed.pkg, parsed.selector);
+    },
   },
 
   /** cargo's first `error:` and the lines that explain it, up to a blank line (a
@@ -136,9 +149,30 @@ export interface CargoCommand {
 }
 
 function plainCommand(request: PlanRequest): CargoCommand {
-  const name = request.name;
+  return { select: targetsOf(request.files, request.facts), filters: nameFilters(request) };
+}
+
+function nameFilters({ name }: PlanRequest): string[] {
   if (name?.regex) throw usageError(`--name /${name.text}/: cargo test filters by substring, not by regular expression`);
-  return { select: targetsOf(request.files, request.facts), filters: name ? freeArguments([name.text]) : [] };
+  return name ? freeArguments([name.text]) : [];
+}
+
+/** --shard's part: exactly its targets, one command per package (a target option applies
+ * to every package of a command) and its doc tests in one of their own (cargo cannot
+ * mix `--doc` with other target options). */
+function unitCommands(request: PlanRequest): CargoCommand[] {
+  const filters = nameFilters(request);
+  const commands = new Map<string, string[]>();
+  for (const unit of request.units ?? []) {
+    const found = targetOfUnit(request.facts, unit);
+    if (found === null) throw usageError(`--shard: ${unit} is no test target of this cargo project`);
+    const { target, doc } = found;
+    const key = `${target.pkg}${doc ? ' --doc' : ''}`;
+    const select = doc ? ['--doc'] : target.kind === 'lib' ? ['--lib'] : targetOption(`--${target.kind}`, target.name);
+    commands.set(key, [...(commands.get(key) ?? ['-p', target.pkg]), ...select]);
+  }
+  if (commands.size === 0) throw usageError('--shard: this part holds no cargo target');
+  return [...commands.values()].map((select) => ({ select, filters }));
 }
 
 /** The targets of the given files, relative to the package root: `src/**` is the
