@@ -8,6 +8,7 @@ import { refusedOption } from '../../project/runner-args.js';
 import type { Runner, Invocation, PlanRequest } from '../types.js';
 import { cargoHumanOutput } from './human.js';
 import { targetOfUnit, unitOfSelector } from './targets.js';
+import { suiteTarget } from './suite.js';
 
 /** cargo prints artifact messages (which binary is which target of which package) as
  * JSON on stdout and still renders compiler errors as text on stderr; each libtest
@@ -63,7 +64,9 @@ export const cargo: Runner = {
     // Loaded here, not before the runner starts: cargo metadata runs for --shard only.
     units: async (request) => (await import('./shard.js')).cargoUnits(request),
     unitOf(test, facts) {
-      const parsed = parseId(test.id);
+      // Its id names its target (a package alone: a compile error, of no one target); a
+      // test read back from JUnit has only its suite (`mixed::api`).
+      const parsed = parseId(test.id) ?? (test.suite === undefined ? null : suiteTarget(test.suite));
       return parsed === null || parsed.selector.length === 0 ? null : unitOfSelector(facts, parsed.pkg, parsed.selector);
     },
   },

@@ -41,6 +41,7 @@ export async function cargoUnits(request: UnitsRequest): Promise<ShardUnit[]> {
     // could be dealt from them, but a file of a workspace member selects the member itself.
     throw usageError('--shard deals out every test target of the cargo project: give no files (run from a member\'s directory to shard that member)');
   }
+  refuseSelecting(request.runnerArgs ?? []);
   const out = await runListing(['cargo', 'metadata', '--offline', '--no-deps', '--format-version', '1'], request.root, request.env);
   const metadata = JSON.parse(out) as Metadata;
   // cargo's paths are real ones: the root's, if it is reached through a link.
@@ -57,6 +58,17 @@ export async function cargoUnits(request: UnitsRequest): Promise<ShardUnit[]> {
     }
   }
   return units.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+/** cargo options (before a `--` of their own) that change which packages, targets or
+ * required features a run has: the units are those of plain `cargo test`. */
+const SELECTING = ['-p', '--package', '--workspace', '--all', '--exclude', '--lib', '--bin', '--bins', '--test', '--tests', '--example', '--examples',
+  '--bench', '--benches', '--all-targets', '--doc', '-F', '--features', '--all-features', '--no-default-features', '--manifest-path'];
+
+function refuseSelecting(args: readonly string[]): void {
+  const end = args.indexOf('--');
+  const found = (end === -1 ? args : args.slice(0, end)).find((arg) => SELECTING.some((flag) => arg === flag || arg.startsWith(`${flag}=`)));
+  if (found !== undefined) throw usageError(`--shard deals out the targets plain \`cargo test\` runs; ${found} changes them: run it without --shard`);
 }
 
 /** The packages `cargo test` without `-p` tests in the root. */

@@ -16,7 +16,8 @@ export async function goUnits(request: UnitsRequest): Promise<ShardUnit[]> {
   const patterns = [...new Set(request.files.length === 0 ? ['./...'] : request.files.map((f) => patternOf(f, request)))];
   const fields = '-json=Dir,ImportPath,TestGoFiles,XTestGoFiles';
   // -e: a package go cannot load is still listed (its test run reports why it fails).
-  const out = await runListing(['go', 'list', '-e', fields, '--', ...patterns], request.root, request.env);
+  const flags = listingFlags(request.runnerArgs ?? []);
+  const out = await runListing(['go', 'list', '-e', fields, ...flags, '--', ...patterns], request.root, request.env);
   // go names directories by its working directory, or its real path when the root is a link.
   const real = fs.realpathSync(request.root);
   const found = new Map<string, ShardUnit>();
@@ -42,6 +43,24 @@ function patternOf(file: string, request: UnitsRequest): string {
   }
   const dir = path.posix.dirname(clean);
   return dir === '.' ? '.' : `./${dir}`;
+}
+
+/** The flags of `run-tests -- <args>` that change which packages and test files go
+ * sees (build tags, the module mode), for go list as go test gets them. */
+const LISTING = new Set(['tags', 'mod', 'modfile']);
+/** go test's flags that take no value when given without `=`. */
+const BOOLEAN = new Set(['a', 'n', 'race', 'msan', 'asan', 'cover', 'v', 'work', 'x', 'linkshared', 'trimpath', 'modcacherw', 'failfast', 'short', 'json', 'benchmem', 'buildvcs', 'fullpath']);
+
+function listingFlags(args: readonly string[]): string[] {
+  const flags: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] ?? '';
+    const flag = /^--?(\w+)(=.*)?$/.exec(arg);
+    if (flag === null) continue;
+    const value = flag[2] === undefined && !BOOLEAN.has(flag[1] ?? '') ? args[++i] : undefined;
+    if (LISTING.has(flag[1] ?? '')) flags.push(arg, ...(value === undefined ? [] : [value]));
+  }
+  return flags;
 }
 
 interface ListedPackage {

@@ -47,8 +47,20 @@ describe('cargo --shard units (cargo metadata)', () => {
     expect((await unitsOf(path.join(root, 'beta'))).map((u) => u.name)).toEqual(['src/lib.rs', 'src/lib.rs#doc', 'tests/edge.rs']);
   });
 
-  it('refuses files: a file of a member selects the member, not a target', async () => {
-    await expect(shard.units({ root: '/p', facts: factsFromFiles('/p', {}), files: ['tests/api.rs'], env: {} })).rejects.toMatchObject({ code: 'USAGE' });
+  it('refuses files (a file of a member selects the member, not a target), and options that change the targets', async () => {
+    const facts = factsFromFiles('/p', {});
+    await expect(shard.units({ root: '/p', facts, files: ['tests/api.rs'], env: {} })).rejects.toMatchObject({ code: 'USAGE' });
+    for (const option of ['--features', '--features=extra', '-p', '--all-targets', '--test', '--doc']) {
+      await expect(shard.units({ root: '/p', facts, files: [], env: {}, runnerArgs: ['--release', option, 'x'] })).rejects.toMatchObject({
+        code: 'USAGE', message: `--shard deals out the targets plain \`cargo test\` runs; ${option} changes them: run it without --shard`,
+      });
+    }
+  });
+
+  it('takes the options that keep the targets: cargo\'s --release, and the test binaries\' after their --', async () => {
+    const root = await fixture('cargo-workspace');
+    const units = await shard.units({ root, facts: readProjectFacts(root), files: [], env: process.env, runnerArgs: ['--release', '--', '--test', '--exact'] });
+    expect(units.map((u) => u.name)).toContain('beta/tests/edge.rs');
   });
 });
 
@@ -119,6 +131,14 @@ describe('cargo targets from the manifests', () => {
     expect(unitOf('m --test multi a')).toBe('tests/multi/main.rs');
     expect(unitOf('m')).toBeNull(); // a compile error: the whole package
     expect(unitOf('other --lib x')).toBeNull();
+    // Read back from JUnit: no id of cargo's, its suite only.
+    const fromJunit = (suite: string) => shard.unitOf?.({ id: '::unit: x', name: 'unit: x', file: null, suite }, facts);
+    expect(fromJunit('m')).toBe('lib/m.rs');
+    expect(fromJunit('m::renamed')).toBe('checks/it.rs');
+    expect(fromJunit('m::bin/cli')).toBe('src/bin/cli/main.rs');
+    expect(fromJunit('m::doc/m')).toBe('lib/m.rs#doc');
+    expect(fromJunit('m::example/ex')).toBe('ex/main.rs');
+    expect(fromJunit('cargo')).toBeNull();
   });
 });
 

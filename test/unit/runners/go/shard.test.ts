@@ -72,6 +72,21 @@ describe.each(TOOLCHAINS)('go --shard units, $version', ({ env }) => {
     expect(await unitsOf(root, env)).toEqual([{ name: 'a', bytes: size(root, 'a/a_test.go') }]);
   });
 
+  it('lists the packages go test sees with the build tags given after --', async () => {
+    const root = await project({
+      'go.mod': 'module example.com/t\n\ngo 1.19\n',
+      'plain/p_test.go': 'package plain\n\nimport "testing"\n\nfunc TestP(t *testing.T) {}\n',
+      'tagged/t.go': 'package tagged\n',
+      'tagged/t_test.go': '//go:build extra\n\npackage tagged\n\nimport "testing"\n\nfunc TestT(t *testing.T) {}\n',
+    });
+    const names = async (runnerArgs: string[]) => (await shard.units({ root, facts: readProjectFacts(root), files: [], env, runnerArgs })).map((u) => u.name);
+    expect(await names([])).toEqual(['plain']);
+    expect(await names(['-tags=extra'])).toEqual(['plain', 'tagged']);
+    // A value is never read as a flag, nor a flag's value as an operand.
+    expect(await names(['-run', '-tags', '-count=1', '-tags', 'extra', '-v'])).toEqual(['plain', 'tagged']);
+    expect(await names(['-run', '-tags'])).toEqual(['plain']);
+  });
+
   it('lists no package of a module without tests, and fails with go\'s words where go cannot load the module', async () => {
     const root = await copyFixture('go-nested-dep');
     temps.push(root);
