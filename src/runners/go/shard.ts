@@ -3,15 +3,16 @@
  * packages (`./lib`, never `./lib/...`, which would run the packages below too).
  * `go list` says which packages a selection holds, as `go test` reads the same patterns:
  * build constraints, testdata, vendor, `_` and `.` directories and nested modules as go
- * sees them. A package without test files runs no test and is in no part. */
+ * sees them. A package without test files is a unit too, of 0 bytes: it runs no test,
+ * but `go test` builds it, and a full run reports it when it does not compile. */
 import fs from 'node:fs';
 import path from 'node:path';
 import { usageError } from '../../model/errors.js';
 import { runListing } from '../../process/listing.js';
 import type { ShardUnit, UnitsRequest } from '../types.js';
 
-/** The package patterns a run of the request's files gives go (as the plan does), each
- * package once, with the size of its test files. */
+/** The packages of the patterns a run of the request's files gives go (as the plan
+ * does), each once, with the size of its test files. */
 export async function goUnits(request: UnitsRequest): Promise<ShardUnit[]> {
   const patterns = [...new Set(request.files.length === 0 ? ['./...'] : request.files.map((f) => patternOf(f, request)))];
   const fields = '-json=Dir,ImportPath,TestGoFiles,XTestGoFiles';
@@ -23,7 +24,7 @@ export async function goUnits(request: UnitsRequest): Promise<ShardUnit[]> {
   const found = new Map<string, ShardUnit>();
   for (const pkg of listedPackages(out)) {
     const tests = [...(pkg.TestGoFiles ?? []), ...(pkg.XTestGoFiles ?? [])];
-    if (tests.length === 0 || typeof pkg.Dir !== 'string') continue;
+    if (typeof pkg.Dir !== 'string') continue;
     const root = pkg.Dir === real || pkg.Dir.startsWith(`${real}${path.sep}`) ? real : request.root;
     const name = unitName(path.relative(root, pkg.Dir).split(path.sep).join('/'));
     found.set(name, { name, bytes: tests.reduce((sum, file) => sum + sizeOf(path.join(pkg.Dir ?? '', file)), 0) });

@@ -39,7 +39,7 @@ const size = (root: string, ...files: string[]): number => files.reduce((sum, f)
 describe.each(TOOLCHAINS)('go --shard units, $version', ({ env }) => {
   if (!hasTools('go')) return void it.skip('needs go', () => undefined);
 
-  it('lists every package with test files, by directory, with the size of its test files', async () => {
+  it('lists every package, by directory, with the size of its test files', async () => {
     const root = await copyFixture('go-packages');
     temps.push(root);
     expect(await unitsOf(root, env)).toEqual([
@@ -69,7 +69,8 @@ describe.each(TOOLCHAINS)('go --shard units, $version', ({ env }) => {
       'ignored/i_test.go': `//go:build never\n\n${test('ignored')}`,
       'notests/n.go': 'package notests\n',
     });
-    expect(await unitsOf(root, env)).toEqual([{ name: 'a', bytes: size(root, 'a/a_test.go') }]);
+    // A package without test files runs no test, but go test builds it: a full run reports it when it does not compile.
+    expect(await unitsOf(root, env)).toEqual([{ name: 'a', bytes: size(root, 'a/a_test.go') }, { name: 'ignored', bytes: 0 }, { name: 'notests', bytes: 0 }]);
   });
 
   it('lists the packages go test sees with the build tags given after --', async () => {
@@ -79,18 +80,18 @@ describe.each(TOOLCHAINS)('go --shard units, $version', ({ env }) => {
       'tagged/t.go': 'package tagged\n',
       'tagged/t_test.go': '//go:build extra\n\npackage tagged\n\nimport "testing"\n\nfunc TestT(t *testing.T) {}\n',
     });
-    const names = async (runnerArgs: string[]) => (await shard.units({ root, facts: readProjectFacts(root), files: [], env, runnerArgs })).map((u) => u.name);
-    expect(await names([])).toEqual(['plain']);
-    expect(await names(['-tags=extra'])).toEqual(['plain', 'tagged']);
+    const tagged = (runnerArgs: string[]) => shard.units({ root, facts: readProjectFacts(root), files: [], env, runnerArgs });
+    expect(await tagged([])).toEqual([{ name: 'plain', bytes: size(root, 'plain/p_test.go') }, { name: 'tagged', bytes: 0 }]);
+    expect(await tagged(['-tags=extra'])).toEqual([{ name: 'plain', bytes: size(root, 'plain/p_test.go') }, { name: 'tagged', bytes: size(root, 'tagged/t_test.go') }]);
     // A value is never read as a flag, nor a flag's value as an operand.
-    expect(await names(['-run', '-tags', '-count=1', '-tags', 'extra', '-v'])).toEqual(['plain', 'tagged']);
-    expect(await names(['-run', '-tags'])).toEqual(['plain']);
+    expect((await tagged(['-run', '-tags', '-count=1', '-tags', 'extra', '-v']))[1]?.bytes).toBe(size(root, 'tagged/t_test.go'));
+    expect((await tagged(['-run', '-tags']))[1]?.bytes).toBe(0);
   });
 
-  it('lists no package of a module without tests, and fails with go\'s words where go cannot load the module', async () => {
+  it('lists the package of a module without tests, and fails with go\'s words where go cannot load the module', async () => {
     const root = await copyFixture('go-nested-dep');
     temps.push(root);
-    expect(await unitsOf(root, env)).toEqual([]);
+    expect(await unitsOf(root, env)).toEqual([{ name: '.', bytes: 0 }]);
     await expect(unitsOf(path.join(root, 'inner'), env)).rejects.toMatchObject({
       code: 'RUNNER_FAILED',
       message: expect.stringMatching(/^go list -e -json=\S+ -- \.\/\.\.\. failed \(exit 1\):\ngo: example\.com\/runtestsabsent@v1\.0\.0: module lookup disabled by GOPROXY=off/),
