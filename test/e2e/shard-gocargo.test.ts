@@ -25,6 +25,18 @@ async function junitKeys(file: string): Promise<string[]> {
     .map((c) => keyOf(String(c['classname']), typeof c['file'] === 'string' ? c['file'] : null, String(c['name']), status(c))).sort();
 }
 
+/** --failed-only --shard i/2 for i = 1, 2 after the whole run: the failures' units are
+ * dealt out, and each failure is rerun by exactly one shard. */
+async function expectFailuresDealtOnce(dir: string, env: NodeJS.ProcessEnv): Promise<{ units: string[][]; rerun: string[] }> {
+  const last = await fs.readJson(path.join(dir, '.run-tests/last-failures.json')) as { failed_tests: { id: string }[] };
+  const reports: RunReport[] = [];
+  for (const i of [1, 2]) reports.push((await runJson(['--cwd', dir, '--failed-only', '--shard', `${i}/2`, '--timings', `${dir}-whole.json`], { env })).report);
+  const rerun = reports.flatMap((r) => r.failed_tests.map((t) => t.id)).sort();
+  expect(rerun).toEqual(last.failed_tests.map((t) => t.id).sort());
+  for (const report of reports) expect(report.rerun?.not_run ?? []).toEqual([]);
+  return { units: reports.map((r) => [...(r.shard?.units ?? [])]), rerun };
+}
+
 const sorted = (units: readonly string[]): string[] => [...units].sort();
 
 const counts = (reports: readonly RunReport[]): Record<string, number> =>
@@ -67,34 +79,33 @@ describe('--shard on go', () => {
     ...(fs.existsSync(path.join(GO_123_BIN, 'go')) || process.env['CI'] ? [{ version: 'go1.23', bin: GO_123_BIN }] : []),
   ];
   if (!hasTools('go')) return void it.skip('needs go', () => undefined);
-  describe.each(toolchains)('$version', ({ bin }) => {
-    let env: NodeJS.ProcessEnv = {};
-    beforeAll(async () => {
-      env = {
-        GOPROXY: 'off', GOTOOLCHAIN: 'local', GOFLAGS: '',
-        GOCACHE: await fs.mkdtemp(path.join(os.tmpdir(), 'run-tests-shard-gocache-')),
-        ...(bin === null ? {} : { PATH: `${bin}:${process.env['PATH'] ?? ''}` }),
-      };
-    });
-    afterAll(async () => {
-      if (env['GOCACHE']) await fs.remove(env['GOCACHE']);
-    });
+  describe.each(toolchains)('$version', ({ version, bin }) => {
+    // No network, no toolchain switching, no caller GOFLAGS; go's own build cache, which
+    // keeps each toolchain's builds apart.
+    const env: NodeJS.ProcessEnv = { GOPROXY: 'off', GOTOOLCHAIN: 'local', GOFLAGS: '', ...(bin === null ? {} : { PATH: `${bin}:${process.env['PATH'] ?? ''}` }) };
+    // What run-tests asks of go is tested under one toolchain; how go lists and runs
+    // packages under both.
+    const once = (name: string, test: () => Promise<void>, timeout: number): void => {
+      if (version === 'go1.19') it(name, test, timeout);
+    };
 
     it('go-packages: each package in one part, run alone (./lib, not ./lib/...)', async () => {
       const dir = await copyFixture('go-packages');
       const partitions = await expectShardsAreTheWholeRun(dir, env, 'go', ['.', 'bad', 'lib', 'lib/deep']);
       expect(partitions[0]).toEqual([['.', 'bad', 'lib', 'lib/deep']]);
       for (const parts of partitions) expect(sorted(parts.flat())).toEqual(['.', 'bad', 'lib', 'lib/deep']);
+      // A recorded failure (no suite, a file only where it failed) is placed in its package.
+      expect(await expectFailuresDealtOnce(dir, env)).toEqual({ units: [['bad'], []], rerun: ['example.com/gopackages/bad TestBad'] });
     }, 300_000);
 
-    it('go-build-error: a package that does not compile is reported by its part, one without test files too', async () => {
+    once('go-build-error: a package that does not compile is reported by its part, one without test files too', async () => {
       const dir = await copyFixture('go-build-error');
       await fs.outputFile(path.join(dir, 'notest/notest.go'), 'package notest\n\nfunc F() int { return "x" }\n');
       const partitions = await expectShardsAreTheWholeRun(dir, env, 'go', ['good']);
       expect(partitions[0]).toEqual([['broken', 'good', 'notest']]);
     }, 300_000);
 
-    it('go-nested: a module of one package, whose nested runs stay with it; the other parts run nothing', async () => {
+    once('go-nested: a module of one package, whose nested runs stay with it; the other parts run nothing', async () => {
       const dir = await copyFixture('go-nested');
       const partitions = await expectShardsAreTheWholeRun(dir, env, 'go', ['.']);
       expect(partitions[3]?.filter((part) => part.length > 0)).toEqual([['.']]);
@@ -116,6 +127,8 @@ describe('--shard on cargo', () => {
     const dir = await copyFixture('cargo-mixed');
     const partitions = await expectShardsAreTheWholeRun(dir, env, 'cargo', ['src/lib.rs', 'src/lib.rs#doc', 'tests/api.rs']);
     expect(partitions[0]).toEqual([['src/lib.rs', 'src/lib.rs#doc', 'tests/api.rs']]);
+    const { units } = await expectFailuresDealtOnce(dir, env);
+    expect(sorted(units.flat())).toEqual(['src/lib.rs', 'src/lib.rs#doc', 'tests/api.rs']);
   }, 600_000);
 
   it('cargo-targets: binaries (src/main.rs apart from src/bin/), a tested example, an integration test in a directory', async () => {
