@@ -7,7 +7,7 @@ import { cargoTestsAt } from './at-line.js';
 import { refusedOption } from '../../project/runner-args.js';
 import type { Runner, Invocation, PlanRequest } from '../types.js';
 import { cargoHumanOutput } from './human.js';
-import { targetOfUnit, unitOfSelector } from './targets.js';
+import { packageTargets, targetOfUnit, unitOfSelector } from './targets.js';
 import { suiteTarget } from './suite.js';
 
 /** cargo prints artifact messages (which binary is which target of which package) as
@@ -180,7 +180,7 @@ function unitCommands(request: PlanRequest): CargoCommand[] {
 
 /** The targets of the given files, relative to the package root: `src/**` is the
  * library's unit tests (`--lib`; `--bins` when there is no src/lib.rs), `src/main.rs`
- * and `src/bin/x.rs` the binaries, `tests/x.rs` or `tests/x/…` the integration test
+ * and `src/bin/x.rs` their binary (`--bin <name>`), `tests/x.rs` or `tests/x/…` the integration test
  * `x`, likewise examples and benches; `tests/` is every integration test. Anything
  * else (Cargo.toml, build.rs, the root) runs the whole package. */
 export function targetsOf(files: readonly string[], facts: ProjectFacts): string[] {
@@ -200,7 +200,7 @@ function targetOf(file: string, facts: ProjectFacts): string[] | null {
   const [top = '', second] = parts;
   const stem = (name: string) => name.replace(/\.rs$/, '');
   if (top === 'src') {
-    if (file === 'src/main.rs') return ['--bins'];
+    if (file === 'src/main.rs') return mainBinary(facts);
     if (parts[1] === 'bin' && second !== undefined && parts.length > 2) return targetOption('--bin', stem(parts[2] ?? ''));
     return facts.exists('src/lib.rs') ? ['--lib'] : ['--bins'];
   }
@@ -208,6 +208,13 @@ function targetOf(file: string, facts: ProjectFacts): string[] | null {
   if (flag === undefined) return null;
   if (second === undefined) return [`${flag}s`];
   return targetOption(flag, stem(second));
+}
+
+/** The binary whose crate root is src/main.rs (the package's name, unless a `[[bin]]`
+ * names it), not `--bins`, which would run src/bin/ too. */
+function mainBinary(facts: ProjectFacts): string[] {
+  const bin = packageTargets(facts, '')?.find((t) => t.kind === 'bin' && t.file === 'src/main.rs');
+  return bin === undefined ? ['--bins'] : targetOption('--bin', bin.name);
 }
 
 /** `--test api`; `--test=-x` for a target named like an option (`tests/-x.rs`), which
