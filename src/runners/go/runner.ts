@@ -43,8 +43,8 @@ export const go: Runner = {
   // go's flags are single-dash words that never bundle: `-c` is not `-count=1`.
   refusedArgument: (args) => refusedOption('go test', args, REFUSED, { bundles: false }),
 
-  /** A unit is a package directory with test files (`.` for the module root); a part
-   * runs exactly its packages. */
+  /** A unit is a package's directory (`.` for the module root); a part runs exactly its
+   * packages. */
   shard: {
     selects: 'units',
     // Loaded here, not before the runner starts: go list runs for --shard only.

@@ -1,5 +1,5 @@
-/** --shard for go: a unit is a package with test files, named by its directory
- * relative to the project root (`.` for the module root), and a part runs exactly its
+/** --shard for go: a unit is a package, named by its directory relative to the project
+ * root (`.` for the module root), and a part runs exactly its
  * packages (`./lib`, never `./lib/...`, which would run the packages below too).
  * `go list` says which packages a selection holds, as `go test` reads the same patterns:
  * build constraints, testdata, vendor, `_` and `.` directories and nested modules as go
@@ -15,16 +15,16 @@ import type { ShardUnit, UnitsRequest } from '../types.js';
  * does), each once, with the size of its test files. */
 export async function goUnits(request: UnitsRequest): Promise<ShardUnit[]> {
   const patterns = [...new Set(request.files.length === 0 ? ['./...'] : request.files.map((f) => patternOf(f, request)))];
-  const fields = '-json=Dir,ImportPath,TestGoFiles,XTestGoFiles';
-  // -e: a package go cannot load is still listed (its test run reports why it fails).
+  const fields = '-json=Dir,TestGoFiles,XTestGoFiles';
   const flags = listingFlags(request.runnerArgs ?? []);
+  // -e: a package go cannot load is still listed (its test run reports why it fails).
   const out = await runListing(['go', 'list', '-e', fields, ...flags, '--', ...patterns], request.root, request.env);
   // go names directories by its working directory, or its real path when the root is a link.
   const real = fs.realpathSync(request.root);
   const found = new Map<string, ShardUnit>();
   for (const pkg of listedPackages(out)) {
-    const tests = [...(pkg.TestGoFiles ?? []), ...(pkg.XTestGoFiles ?? [])];
     if (typeof pkg.Dir !== 'string') continue;
+    const tests = [...(pkg.TestGoFiles ?? []), ...(pkg.XTestGoFiles ?? [])];
     const root = pkg.Dir === real || pkg.Dir.startsWith(`${real}${path.sep}`) ? real : request.root;
     const name = unitName(path.relative(root, pkg.Dir).split(path.sep).join('/'));
     found.set(name, { name, bytes: tests.reduce((sum, file) => sum + sizeOf(path.join(pkg.Dir ?? '', file)), 0) });
@@ -66,7 +66,6 @@ function listingFlags(args: readonly string[]): string[] {
 
 interface ListedPackage {
   readonly Dir?: string;
-  readonly ImportPath?: string;
   readonly TestGoFiles?: readonly string[];
   readonly XTestGoFiles?: readonly string[];
 }
