@@ -8,7 +8,7 @@ import { leakWarning, type ProcessOutcome } from '../process/index.js';
 import { artifactPaths, checkArtifactsDir, clearArtifacts, ensureArtifactsDir, foreignLinks, type ArtifactPaths } from '../store/artifacts.js';
 import { readLastFailures, readLastFailuresOrSetAside, writeLastFailures, type LastFailures } from '../store/last-failures.js';
 import { recoverAbandoned } from './abandoned.js';
-import { buildReport, harnessErrorReport, nothingToRerun, type Context, type Parts } from './build-report.js';
+import { buildReport, harnessErrorReport, nothingToRerun, type Context } from './build-report.js';
 import { afterRun, beginRecord, completeRecord, DEFAULT_KEEP_RUNS, lockedOutWarning } from './run-record.js';
 import { runCommands } from './commands.js';
 import { HarnessError } from '../model/errors.js';
@@ -30,7 +30,7 @@ import { bindTree, type TreeBinding } from './drift.js';
 import { locateTests } from './locations.js';
 import { selectShard, shardSupport, unitOfTests } from './shard/select.js';
 import { recordEmptyShard } from './shard/empty.js';
-import { reportedTests, unitDurations } from './shard/report-fields.js';
+import { shardParts } from './shard/report-fields.js';
 
 /** A project's report, and every result it was built from (for exports such as JUnit). */
 export interface ProjectRun {
@@ -250,7 +250,7 @@ async function finish(run: Execution, outcome: ProcessOutcome, follower: ReportF
       packages: report?.packages,
       notes: report?.notes,
       running: report?.running,
-      ...shardFields(run, tests),
+      ...shardParts(unitOfTests(adapter, run.facts), run.shard, tests, artifacts.log),
     });
     return { ...built, ...treeFields };
   });
@@ -258,15 +258,6 @@ async function finish(run: Execution, outcome: ProcessOutcome, follower: ReportF
 }
 
 const keepRuns = (request: RunRequest): number => request.keepRuns ?? DEFAULT_KEEP_RUNS;
-
-/** Every report's unit_durations; a shard's part and the tests it ran. */
-function shardFields(run: Execution, tests: readonly TestResult[]): Pick<Parts, 'unitDurations' | 'shard'> {
-  const durations = unitDurations(tests, unitOfTests(run.detection.adapter, run.facts));
-  return {
-    ...(durations === undefined ? {} : { unitDurations: durations }),
-    ...(run.shard === null ? {} : { shard: { info: run.shard, tests: reportedTests(tests, run.artifacts.log) } }),
-  };
-}
 
 /** Runner.locate with the project's facts, read after the run and only for a failure without a line. */
 function locator(adapter: Runner, root: string): ((failure: FailedTest) => ReturnType<NonNullable<Runner['locate']>>) | null {

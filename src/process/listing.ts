@@ -1,23 +1,63 @@
-import { execFile } from 'node:child_process';
+/** A short command that lists what a runner would run (rspec's files to run, pytest's
+ * collection): argv without a shell, in its own process group, bounded in time, and
+ * ended with everything it started. */
+import { spawn } from 'node:child_process';
 import { HarnessError } from '../model/errors.js';
-import { spawnError } from './spawn-error.js';
+import { killProcessGroup } from './kill.js';
 
-/** How long a runner's own listing (`go list`, `cargo metadata`) may take. */
-const LISTING_TIMEOUT_MS = 120_000;
+/** How long a listing may take: a suite's collection imports every test module. */
+export const LISTING_TIMEOUT_MS = 180_000;
+/** What is kept of its output, for the message when it fails. */
+const KEPT_OUTPUT = 64 * 1024;
 
-/** A runner's listing of what it would run, for --shard: argv without a shell, its
- * stdout. Throws a HarnessError (RUNNER_FAILED with the runner's first error lines, or
- * the spawn's own) when it fails; killed at its deadline, so it never outlives the run. */
-export function runListing(argv: readonly string[], cwd: string, env: NodeJS.ProcessEnv): Promise<string> {
-  const [command = '', ...args] = argv;
+export interface ListingOptions {
+  readonly argv: readonly string[];
+  readonly cwd: string;
+  readonly env: NodeJS.ProcessEnv;
+  readonly timeoutMs?: number;
+}
+
+export interface ListingOutcome {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+  /** Its stdout and stderr, interleaved, the last KEPT_OUTPUT characters. */
+  readonly output: string;
+  /** Its stdout, whole: for a listing printed there (`go list -json`, `cargo metadata`). */
+  readonly stdout: string;
+}
+
+/** Runs the listing to its end. A spawn that fails (a missing interpreter) is
+ * RUNNER_MISSING; one that outlives its time is RUNNER_FAILED, its group killed. */
+export function runListing(options: ListingOptions): Promise<ListingOutcome> {
+  const [command = '', ...args] = options.argv;
+  const shown = options.argv.join(' ');
   return new Promise((resolve, reject) => {
-    execFile(command, args, { cwd, env, encoding: 'utf8', timeout: LISTING_TIMEOUT_MS, killSignal: 'SIGKILL', maxBuffer: 256 * 1024 * 1024, windowsHide: true },
-      (error, stdout, stderr) => {
-        if (error === null) return resolve(stdout);
-        if (typeof error.code === 'string') return reject(spawnError(error as NodeJS.ErrnoException, argv, cwd));
-        const said = stderr.split('\n').filter((line) => line.trim() !== '').slice(0, 5).join('\n');
-        const why = error.killed ? `killed after ${LISTING_TIMEOUT_MS / 1000} s` : `exit ${String(error.code)}`;
-        reject(new HarnessError('RUNNER_FAILED', `${argv.join(' ')} failed (${why})${said === '' ? '' : `:\n${said}`}`, { command: argv.join(' '), path: cwd }));
-      });
+    const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    let output = '';
+    const keep = (chunk: Buffer): void => {
+      output = (output + chunk.toString('utf8')).slice(-KEPT_OUTPUT);
+    };
+    const stdout: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout.push(chunk);
+      keep(chunk);
+    });
+    child.stderr.on('data', keep);
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      killProcessGroup(child.pid ?? 0, 'SIGKILL');
+    }, options.timeoutMs ?? LISTING_TIMEOUT_MS);
+    child.on('error', (error: NodeJS.ErrnoException) => {
+      clearTimeout(timer);
+      reject(new HarnessError(error.code === 'ENOENT' ? 'RUNNER_MISSING' : 'SPAWN_FAILED', `cannot start ${command}: ${error.message}`, { command: shown }));
+    });
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      // Whatever it left behind in its group goes with it.
+      killProcessGroup(child.pid ?? 0, 'SIGKILL');
+      if (timedOut) reject(new HarnessError('RUNNER_FAILED', `listing the tests took more than ${Math.round((options.timeoutMs ?? LISTING_TIMEOUT_MS) / 1000)} s: ${shown}`, { command: shown }));
+      else resolve({ code, signal, output, stdout: Buffer.concat(stdout).toString('utf8') });
+    });
   });
 }

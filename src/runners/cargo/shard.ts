@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { HarnessError, usageError } from '../../model/errors.js';
-import { runListing } from '../../process/listing.js';
+import { listingStdout } from '../../ecosystems/listed-units.js';
 import type { ShardUnit, UnitsRequest } from '../types.js';
 import { targetOfUnit, unitName, type CargoTarget, type CargoTargetKind } from './targets.js';
 
@@ -42,7 +42,8 @@ export async function cargoUnits(request: UnitsRequest): Promise<ShardUnit[]> {
     throw usageError('--shard deals out every test target of the cargo project: give no files (run from a member\'s directory to shard that member)');
   }
   refuseSelecting(request.runnerArgs ?? []);
-  const out = await runListing(['cargo', 'metadata', '--offline', '--no-deps', '--format-version', '1'], request.root, request.env);
+  const argv = ['cargo', 'metadata', '--offline', '--no-deps', '--format-version', '1'];
+  const out = await listingStdout(argv, request.root, request.env, 'cargo\'s targets (cargo metadata)');
   const metadata = JSON.parse(out) as Metadata;
   // cargo's paths are real ones: the root's, if it is reached through a link.
   const root = fs.realpathSync(request.root);

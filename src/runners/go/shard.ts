@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { usageError } from '../../model/errors.js';
-import { runListing } from '../../process/listing.js';
+import { listingStdout } from '../../ecosystems/listed-units.js';
 import type { ShardUnit, UnitsRequest } from '../types.js';
 
 /** The packages of the patterns a run of the request's files gives go (as the plan
@@ -18,7 +18,7 @@ export async function goUnits(request: UnitsRequest): Promise<ShardUnit[]> {
   const fields = '-json=Dir,TestGoFiles,XTestGoFiles';
   const flags = listingFlags(request.runnerArgs ?? []);
   // -e: a package go cannot load is still listed (its test run reports why it fails).
-  const out = await runListing(['go', 'list', '-e', fields, ...flags, '--', ...patterns], request.root, request.env);
+  const out = await listingStdout(['go', 'list', '-e', fields, ...flags, '--', ...patterns], request.root, request.env, 'go\'s packages (go list)');
   // go names directories by its working directory, or its real path when the root is a link.
   const real = fs.realpathSync(request.root);
   const found = new Map<string, ShardUnit>();

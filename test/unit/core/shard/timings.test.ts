@@ -98,7 +98,7 @@ describe('durationLookup', () => {
 });
 
 describe('recordedDurations', () => {
-  it('takes each unit\'s newest recorded duration, from runs of the same runner only', () => {
+  it('takes each unit\'s newest recorded duration, from whole runs of the same runner only', () => {
     const dir = path.join(tmp, 'project', '.run-tests');
     const store = (over: Partial<RunReport>) => {
       const id = newRunId();
@@ -109,6 +109,9 @@ describe('recordedDurations', () => {
     store({ framework: 'minitest', unit_durations: { 'spec/c_spec.rb': 5 } });
     store({ unit_durations: { 'spec/a_spec.rb': 150 } });
     store({});
+    // Neither a rerun nor a shard: the shards after it would deal from other durations.
+    store({ rerun: { selected: 1, not_run: [] }, unit_durations: { 'spec/a_spec.rb': 1 } });
+    store({ shard: { index: 1, count: 2, units: ['spec/b_spec.rb'], partition: '0' }, unit_durations: { 'spec/b_spec.rb': 2 } });
     expect(Object.fromEntries(recordedDurations(dir, 'rspec'))).toEqual({ 'spec/a_spec.rb': 150, 'spec/b_spec.rb': 200 });
     expect(recordedDurations(path.join(tmp, 'none'), 'rspec').size).toBe(0);
   });

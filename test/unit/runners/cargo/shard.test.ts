@@ -47,6 +47,14 @@ describe('cargo --shard units (cargo metadata)', () => {
     expect((await unitsOf(path.join(root, 'beta'))).map((u) => u.name)).toEqual(['src/lib.rs', 'src/lib.rs#doc', 'tests/edge.rs']);
   });
 
+  it('fails with cargo\'s words where cargo cannot read the project', async () => {
+    const root = await fixture('cargo-mixed');
+    await fs.appendFile(path.join(root, 'Cargo.toml'), '\n[dependencies]\nnot a toml line\n');
+    await expect(unitsOf(root)).rejects.toMatchObject({
+      code: 'RUNNER_FAILED', message: expect.stringMatching(/^--shard: listing cargo's targets \(cargo metadata\) failed \(exit 101\):\nerror: /),
+    });
+  });
+
   it('refuses files (a file of a member selects the member, not a target), and options that change the targets', async () => {
     const facts = factsFromFiles('/p', {});
     await expect(shard.units({ root: '/p', facts, files: ['tests/api.rs'], env: {} })).rejects.toMatchObject({ code: 'USAGE' });

@@ -94,7 +94,7 @@ describe.each(TOOLCHAINS)('go --shard units, $version', ({ env }) => {
     expect(await unitsOf(root, env)).toEqual([{ name: '.', bytes: 0 }]);
     await expect(unitsOf(path.join(root, 'inner'), env)).rejects.toMatchObject({
       code: 'RUNNER_FAILED',
-      message: expect.stringMatching(/^go list -e -json=\S+ -- \.\/\.\.\. failed \(exit 1\):\ngo: example\.com\/runtestsabsent@v1\.0\.0: module lookup disabled by GOPROXY=off/),
+      message: expect.stringMatching(/^--shard: listing go's packages \(go list\) failed \(exit 1\):\ngo: example\.com\/runtestsabsent@v1\.0\.0: module lookup disabled by GOPROXY=off/),
     });
   });
 });
