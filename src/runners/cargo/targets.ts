@@ -47,11 +47,19 @@ export function unitOfSelector(facts: ManifestReader, pkg: string, selector: rea
   const [flag = '', name] = selector;
   const doc = flag === '--doc';
   const kind = doc ? 'lib' : flag.replace(/^--/, '');
-  for (const dir of packageDirs(facts)) {
-    const target = packageTargets(facts, dir)?.find((t) => t.pkg === pkg && t.kind === kind && (kind === 'lib' || t.name === name));
-    if (target !== undefined) return unitName(target, doc);
-  }
-  return null;
+  const target = projectTargets(facts).find((t) => t.pkg === pkg && t.kind === kind && (kind === 'lib' || t.name === name));
+  return target === undefined ? null : unitName(target, doc);
+}
+
+/** Every package's targets, read once per project's facts: unitOf runs for each test of a run. */
+const targetsByProject = new WeakMap<ManifestReader, readonly CargoTarget[]>();
+
+function projectTargets(facts: ManifestReader): readonly CargoTarget[] {
+  const known = targetsByProject.get(facts);
+  if (known !== undefined) return known;
+  const targets = packageDirs(facts).flatMap((dir) => packageTargets(facts, dir) ?? []);
+  targetsByProject.set(facts, targets);
+  return targets;
 }
 
 /** The targets of the package whose manifest is in `dir` (project-relative, '' for the
