@@ -38,6 +38,8 @@ interface RunOptions {
   junit?: string;
   keepRuns: string;
   maxFailures: string;
+  jobs?: string;
+  allProjects?: boolean;
 }
 
 /** The only place that ends the process. */
@@ -59,6 +61,9 @@ async function run(files: string[], options: RunOptions, runnerArgs: readonly st
   const junitPath = options.junit === undefined ? null : resolveJunitPath(cwd, options.junit, reads);
   let renderer: Promise<Renderer> | null = null;
   const operands = resolveOperands(cwd, files, options.file);
+  if (options.allProjects === true && (operands.files.length > 0 || operands.locations.length > 0 || custom !== null)) {
+    throw usageError(`--all-projects runs every project below ${cwd}; it cannot be combined with ${custom !== null ? '--command' : 'files: give the projects\' directories as files instead'}`);
+  }
   const github = process.env['GITHUB_ACTIONS'] === 'true' ? (await import('./github.js')).githubActions(process.env, options.json === true) : null;
   const request = {
     cwd,
@@ -76,6 +81,8 @@ async function run(files: string[], options: RunOptions, runnerArgs: readonly st
     minTests: parseCount('--min-tests', options.minTests),
     allowNoTests: options.allowNoTests === true,
     keepRuns: parseKeepRuns(options.keepRuns),
+    ...(options.jobs === undefined ? {} : { jobs: parseCount('--jobs', options.jobs, { min: 1, max: MAX_JOBS }) }),
+    allProjects: options.allProjects === true,
     noCache: options.cache === false,
     runnerArgs,
     // Under GitHub Actions the runner's own workflow commands reach the job.
@@ -172,6 +179,9 @@ async function mcp(options: { maxResponse: string }): Promise<void> {
   exit(EXIT.OK);
 }
 
+/** More projects at once than any machine has CPUs for is a typing mistake. */
+const MAX_JOBS = 1024;
+
 /** Below this a report's summary alone may not fit in an MCP response. */
 const MIN_RESPONSE_BYTES = 1024;
 
@@ -219,6 +229,8 @@ function program(runnerArgs: readonly string[] | null): Command {
     .option('--command <cmd>', 'run this test command instead of a detected runner (split into argv, never a shell); needs --report')
     .option('--report <format:path>', "where --command's report is: junit:<file>, tap:<file> or tap:- (TAP on stdout)")
     .option('--junit <path>', 'also write the results as JUnit XML')
+    .option('--all-projects', 'run every project found below the directory (and its own, if it is one), each in its own root, merged into one report')
+    .option('--jobs <n>', 'run up to n projects of a run at once (several subprojects, workspaces, --all-projects); default: the number of CPUs')
     .option('--keep-runs <n>', 'keep the newest n run directories in .run-tests/runs, this one included', '20')
     .addHelpText('after', `\n${EXAMPLES}\n\n${EXIT_CODE_TABLE}\n`)
     .showSuggestionAfterError()

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ROOT_MARKERS } from '../runners/index.js';
+import { runnerIn, subprojects } from './subprojects.js';
 import { workspaceTests } from './workspaces.js';
 
 const isRoot = (dir: string): boolean => ROOT_MARKERS.some((marker) => fs.existsSync(path.join(dir, marker)));
@@ -35,6 +36,20 @@ export function selectProjects(cwd: string, files: readonly string[]): ProjectSe
     }
     return workspaces.dirs.map((root) => ({ root, files: [], reason: workspaces.reason }));
   });
+}
+
+/** --all-projects: the project at `cwd` (when a runner is detected there) and every
+ * project below it (subprojects(): two levels down, not inside each other), in that
+ * order, each once; a workspaces root whose tests are its workspaces' gives those. None
+ * found: `cwd`, for detection to report. */
+export function everyProject(cwd: string): ProjectSelection[] {
+  const roots = [...(runnerIn(cwd) === null ? [] : [cwd]), ...subprojects(cwd, Number.POSITIVE_INFINITY).map((s) => s.root)];
+  if (roots.length === 0) return [{ root: cwd, files: [] }];
+  const seen = new Set<string>();
+  const reason = `--all-projects: each project found below ${cwd} ran in its own root`;
+  return roots.flatMap((root) => selectProjects(root, []))
+    .filter((s) => !seen.has(s.root) && seen.add(s.root) !== undefined)
+    .map((s) => ({ ...s, reason }));
 }
 
 function byRoot(cwd: string, files: readonly string[]): ProjectSelection[] {
