@@ -38,18 +38,17 @@ export function selectProjects(cwd: string, files: readonly string[]): ProjectSe
   });
 }
 
-/** --all-projects: the project at `cwd` (when a runner is detected there) and every
- * project below it (subprojects(): two levels down, not inside each other), in that
- * order, each once; a workspaces root whose tests are its workspaces' gives those. None
- * found: `cwd`, for detection to report. */
+/** --all-projects: the project at `cwd` (when a runner is detected there, or its
+ * workspaces when its tests are theirs) and every project below it (subprojects(): two
+ * levels down, not inside each other), in that order, each once. None found: `cwd`, for
+ * detection to report. */
 export function everyProject(cwd: string): ProjectSelection[] {
-  const roots = [...(runnerIn(cwd) === null ? [] : [cwd]), ...subprojects(cwd, Number.POSITIVE_INFINITY).map((s) => s.root)];
-  if (roots.length === 0) return [{ root: cwd, files: [] }];
+  const own = isRoot(cwd) ? selectProjects(cwd, []).filter((s) => s.reason !== undefined || runnerIn(cwd) !== null) : [];
+  const below = subprojects(cwd, Number.POSITIVE_INFINITY).flatMap((s) => selectProjects(s.root, []));
+  if (own.length + below.length === 0) return [{ root: cwd, files: [] }];
   const seen = new Set<string>();
   const reason = `--all-projects: each project found below ${cwd} ran in its own root`;
-  return roots.flatMap((root) => selectProjects(root, []))
-    .filter((s) => !seen.has(s.root) && seen.add(s.root) !== undefined)
-    .map((s) => ({ ...s, reason }));
+  return [...own, ...below].filter((s) => !seen.has(s.root) && seen.add(s.root) !== undefined).map((s) => ({ ...s, reason }));
 }
 
 function byRoot(cwd: string, files: readonly string[]): ProjectSelection[] {
