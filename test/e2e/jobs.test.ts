@@ -44,7 +44,9 @@ const merged = (root: string, { report, exitCode }: { report: RunReport; exitCod
   status: report.status,
   framework: report.framework,
   summary: report.summary,
-  failures: failures(report),
+  // minitest orders a project's tests at random; the projects' failures come in their order.
+  failures: sorted(failures(report)),
+  failingProjects: report.failed_tests.map((t) => PROJECTS.find((p) => t.file?.startsWith(`${p}/`))),
   projects: report.projects.map((p) => [path.relative(root, p.project_root), p.framework, p.status, p.summary]),
   next: report.next,
 });
