@@ -6,8 +6,9 @@ import { EXIT } from '../model/exit-codes.js';
 import { DEFAULT_MAX_FAILURES } from '../model/request.js';
 import { RUNNER_IDS } from '../runners/index.js';
 import { EXAMPLES, EXIT_CODE_TABLE } from './help.js';
-import { parseCount, parseIds, parseKeepRuns, parseMaxFailures, parseName, parseSeconds, parseSize, resolveCwd, resolveExistingFile, resolveOperands } from './options.js';
+import { parseCount, parseIds, parseKeepRuns, parseMaxFailures, parseName, parseSeconds, parseSize, projectsRequest, resolveCwd, resolveExistingFile, resolveOperands } from './options.js';
 import { resolveJunitPath } from './junit-path.js';
+import { shardRequest } from './shard.js';
 import type { RunReport } from '../model/report.js';
 import type { TestResult } from '../model/results.js';
 import { packageRoot } from './package-root.js';
@@ -38,6 +39,8 @@ interface RunOptions {
   junit?: string;
   keepRuns: string;
   maxFailures: string;
+  shard?: string;
+  timings?: string;
   jobs?: string;
   allProjects?: boolean;
 }
@@ -61,9 +64,6 @@ async function run(files: string[], options: RunOptions, runnerArgs: readonly st
   const junitPath = options.junit === undefined ? null : resolveJunitPath(cwd, options.junit, reads);
   let renderer: Promise<Renderer> | null = null;
   const operands = resolveOperands(cwd, files, options.file);
-  if (options.allProjects === true && (operands.files.length > 0 || operands.locations.length > 0 || custom !== null)) {
-    throw usageError(`--all-projects runs every project below ${cwd}; it cannot be combined with ${custom !== null ? '--command' : 'files: give the projects\' directories as files instead'}`);
-  }
   const github = process.env['GITHUB_ACTIONS'] === 'true' ? (await import('./github.js')).githubActions(process.env, options.json === true) : null;
   const request = {
     cwd,
@@ -81,8 +81,7 @@ async function run(files: string[], options: RunOptions, runnerArgs: readonly st
     minTests: parseCount('--min-tests', options.minTests),
     allowNoTests: options.allowNoTests === true,
     keepRuns: parseKeepRuns(options.keepRuns),
-    ...(options.jobs === undefined ? {} : { jobs: parseCount('--jobs', options.jobs, { min: 1, max: MAX_JOBS }) }),
-    allProjects: options.allProjects === true,
+    ...projectsRequest(cwd, options, operands, custom !== null),
     noCache: options.cache === false,
     runnerArgs,
     // Under GitHub Actions the runner's own workflow commands reach the job.
@@ -91,6 +90,7 @@ async function run(files: string[], options: RunOptions, runnerArgs: readonly st
     env: process.env,
     reportersDir,
     custom,
+    ...shardRequest(cwd, options, operands.locations, custom),
     onRunnerStarted: () => {
       if (renderer !== null) return;
       // Loaded while the runner runs rather than after it; a failure surfaces where it is awaited.
@@ -179,9 +179,6 @@ async function mcp(options: { maxResponse: string }): Promise<void> {
   exit(EXIT.OK);
 }
 
-/** More projects at once than any machine has CPUs for is a typing mistake. */
-const MAX_JOBS = 1024;
-
 /** Below this a report's summary alone may not fit in an MCP response. */
 const MIN_RESPONSE_BYTES = 1024;
 
@@ -229,6 +226,8 @@ function program(runnerArgs: readonly string[] | null): Command {
     .option('--command <cmd>', 'run this test command instead of a detected runner (split into argv, never a shell); needs --report')
     .option('--report <format:path>', "where --command's report is: junit:<file>, tap:<file> or tap:- (TAP on stdout)")
     .option('--junit <path>', 'also write the results as JUnit XML')
+    .option('--shard <i/n>', 'run the i-th of n parts of the selected tests, balanced by recorded durations (e.g. 2/4)')
+    .option('--timings <file>', 'balance --shard by the durations in this run-tests JSON report or JUnit file')
     .option('--all-projects', 'run every project found below the directory (and its own, if it is one), each in its own root, merged into one report')
     .option('--jobs <n>', 'run up to n projects of a run at once (several subprojects, workspaces, --all-projects); default: the number of CPUs')
     .option('--keep-runs <n>', 'keep the newest n run directories in .run-tests/runs, this one included', '20')

@@ -110,6 +110,13 @@ export interface UnitsRequest {
   /** The selection, as PlanRequest.files: relative, `/`-separated; empty: the whole suite. */
   readonly files: readonly string[];
   readonly env: NodeJS.ProcessEnv;
+  /** Absolute path of this package's reporters/ directory, as PlanRequest's: where the
+   * listers run in the runner's own runtime live (rspec, minitest, rails, pytest,
+   * unittest need it, and throw without it). */
+  readonly reportersDir?: string;
+  /** `run-tests -- <args>`, as PlanRequest's: options that change which files the runner
+   * runs (rspec's --pattern, pytest's --ignore) change the units too. */
+  readonly runnerArgs?: readonly string[];
 }
 
 /** How --shard splits a runner's suite into units it can select exactly. */
@@ -123,8 +130,9 @@ export interface ShardSupport {
    * HarnessError when it cannot tell. */
   units(request: UnitsRequest): Promise<readonly ShardUnit[]>;
   /** The unit a test (a result or a recorded failure) belongs to, as `units` names it;
-   * null when unknown. Absent: the test's file. */
-  unitOf?(test: Pick<TestResult, 'id' | 'name' | 'file' | 'suite'>): string | null;
+   * null when unknown. Absent: the test's file. `facts` are the project's: go needs its
+   * module path to place a package's import path, cargo its manifests to find a target's file. */
+  unitOf?(test: Pick<TestResult, 'id' | 'name' | 'file' | 'suite'>, facts: ProjectFacts): string | null;
 }
 
 export interface Runner {
