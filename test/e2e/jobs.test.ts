@@ -51,6 +51,17 @@ const merged = (root: string, { report, exitCode }: { report: RunReport; exitCod
   next: report.next,
 });
 
+/** Live processes whose environment carries a marker that starts with the run id. */
+function carryingRun(runId: string): number[] {
+  return fs.readdirSync('/proc').filter((entry) => /^\d+$/.test(entry)).filter((pid) => {
+    try {
+      return fs.readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0').some((v) => v.startsWith(`RUN_TESTS_RUN_ID=${runId}`));
+    } catch {
+      return false;
+    }
+  }).map(Number);
+}
+
 suite('--all-projects and --jobs', () => {
   it('runs every project below the directory with the exact merged counts and failures, each log in its own run directory', async () => {
     const root = await monorepo();
@@ -137,6 +148,21 @@ suite('--all-projects and --jobs', () => {
     expect(fs.readFileSync(report.projects[1]?.artifact ?? '', 'utf8')).toMatch(/run-tests: timed out after 4s/);
   });
 
+  it('stops the projects already running when planning another one fails, and exits 2', async () => {
+    const root = await tempRoot('jobs-usage');
+    await copyFixture('node-test-hang', path.join(root, 'a'));
+    await copyFixture('minitest-plain', path.join(root, 'b'));
+    // node:test takes the argument, minitest through rake takes none.
+    const { exitCode, stdout, stderr } = await runCli(['--cwd', root, '--all-projects', '--jobs', '2', '--kill-grace', '1', '--json', '--', '--test-concurrency=1'], { env: { HANG_PID_FILE: undefined } });
+    expect([exitCode, stdout, stderr]).toEqual([2, '', 'run-tests: minitest takes no arguments after --: run-tests cannot pass them on to it\n']);
+    // a ran or not; what it started is gone, and a run of it is recorded as interrupted.
+    const runs = path.join(root, 'a/.run-tests/runs');
+    for (const id of fs.existsSync(runs) ? fs.readdirSync(runs) : []) {
+      expect([id, (fs.readJsonSync(path.join(runs, id, 'report.json')) as RunReport).status]).toEqual([id, 'interrupted']);
+      expect(carryingRun(id)).toEqual([]);
+    }
+  });
+
   it('refuses what it cannot do with exit 2 before anything runs', async () => {
     const root = await monorepo();
     for (const [args, message] of [
@@ -152,17 +178,6 @@ suite('--all-projects and --jobs', () => {
     expect(fs.readdirSync(path.join(root, 'services/calc'))).not.toContain('.run-tests');
   });
 });
-
-/** Live processes whose environment carries a marker that starts with the run id. */
-function carryingRun(runId: string): number[] {
-  return fs.readdirSync('/proc').filter((entry) => /^\d+$/.test(entry)).filter((pid) => {
-    try {
-      return fs.readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0').some((v) => v.startsWith(`RUN_TESTS_RUN_ID=${runId}`));
-    } catch {
-      return false;
-    }
-  }).map(Number);
-}
 
 describe('Ctrl-C during a parallel run', () => {
   it('interrupts every running project and leaves no process behind', async () => {
