@@ -252,7 +252,7 @@ async function finish(run: Execution, outcome: ProcessOutcome, follower: ReportF
       packages: report?.packages,
       notes: report?.notes,
       running: report?.running,
-      ...shardParts(unitOfTests(adapter, run.facts), run.shard, tests, artifacts.log),
+      ...shardParts(unitOfTests(adapter, run.facts), run.shard, tests, artifacts.log, report?.packages),
     });
     return { ...built, ...treeFields };
   });
