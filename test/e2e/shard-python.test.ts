@@ -5,7 +5,7 @@ import { describe, expect, it } from '@jest/globals';
 import { spawnSync } from 'node:child_process';
 import fs from 'fs-extra';
 import path from 'node:path';
-import { copyFixture, hasTools } from './helpers.js';
+import { copyFixture, hasTools, runCli } from './helpers.js';
 import { expectShardsCover, wholeRun } from './shard-support.js';
 
 const suite = hasTools('python3', 'pytest-3') ? describe : describe.skip;
@@ -57,6 +57,37 @@ suite('--shard on the Python runners', () => {
       for (const n of [2, 3, 4]) await expectShardsCover(dir, whole, timings, n, env);
     }, 300_000);
   });
+
+  it('unittest: the files its discovery takes tests from (-s tests: named as discovery names them; a module that fails to import), together the whole run', async () => {
+    const dir = await copyFixture('unittest-import-error');
+    const unittestFile = (klass: string, fails: boolean): string =>
+      `import unittest\n\n\nclass ${klass}(unittest.TestCase):\n    def test_adds(self):\n        self.assertEqual(1 + 1, 2)\n\n    def test_compares(self):\n        self.assertEqual(${fails ? 3 : 2}, 2)\n`;
+    await addFiles(dir, {
+      'tests/test_more.py': unittestFile('MoreTest', true),
+      'tests/deep/__init__.py': '',
+      'tests/deep/test_deep.py': unittestFile('DeepTest', false),
+      // Not test*.py: discovery never imports it.
+      'tests/check_other.py': 'raise SystemExit("never imported")\n',
+    });
+    const { report: whole, timings } = await wholeRun(dir);
+    expect(whole.failed_tests.map((t) => t.test_name)).toEqual(['load error: test_broken', 'test_more.MoreTest.test_compares', 'test_ok.OkTest.test_double_wrong']);
+    const units = await expectShardsCover(dir, whole, timings, 1);
+    expect(units).toEqual([['tests/deep/test_deep.py', 'tests/test_broken.py', 'tests/test_more.py', 'tests/test_ok.py']]);
+    for (const n of [2, 3, 4]) await expectShardsCover(dir, whole, timings, n);
+  }, 240_000);
+
+  it('unittest: where a load_tests decides what runs, or a module skips itself on import, --shard refuses, saying why', async () => {
+    const dir = await copyFixture('unittest-load-tests');
+    const { exitCode, stderr } = await runCli(['--cwd', dir, '--shard', '1/2']);
+    expect(exitCode).toBe(2);
+    expect(stderr).toContain('tests/test_calc.py defines load_tests, which decides itself which tests run');
+    // A module that skips itself as it is imported: `python -m unittest <name>` ends on it.
+    const skipping = await copyFixture('unittest-import-error');
+    await addFiles(skipping, { 'tests/test_skipped.py': 'import unittest\n\nraise unittest.SkipTest("not here")\n' });
+    const refused = await runCli(['--cwd', skipping, '--shard', '1/2']);
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stderr).toContain('tests/test_skipped.py raises SkipTest as it is imported, which unittest cannot run by name');
+  }, 60_000);
 
   it('pytest: a file that fails to collect is a unit, whose shard reports the error', async () => {
     const dir = await copyFixture('pytest-collect-error');
