@@ -79,5 +79,7 @@ python('units of the Python runners', () => {
     expect(await units(unittest, dir)).toEqual(['tests/deep/test_deep.py', 'tests/test_shapes.py', 'tests/test_site.py']);
     expect(await units(unittest, dir, ['tests/deep'])).toEqual(['tests/deep/test_deep.py']);
     await expect(units(unittest, await copyFixture('unittest-load-tests'))).rejects.toThrow('tests/test_calc.py defines load_tests, which decides itself which tests run');
+    await fs.writeFile(path.join(dir, 'Makefile'), 'test:\n\tPYTHONPATH=src python3 -m unittest discover -s tests -t . -k shapes\n');
+    await expect(units(unittest, dir)).rejects.toThrow('--shard: Makefile gives unittest -k, which a run of some of its files does not keep');
   }, 60_000);
 });

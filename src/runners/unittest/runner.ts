@@ -200,6 +200,8 @@ function moduleName(file: string, top: string): string | null {
  * with the commands plan() gives it and the same PYTHONPATH. */
 function unittestUnits(request: UnitsRequest): Promise<ShardUnit[]> {
   const command = unittestCommand(request.facts);
+  // A run of some files does not keep the project's -k: its shards would run more.
+  if (command?.args.includes('-k')) throw usageError(`--shard: ${command.source} gives unittest -k, which a run of some of its files does not keep`);
   const top = topLevel(command);
   const { commands, paths } = request.files.length > 0 ? fileCommands(request, top, command) : { commands: [command?.args ?? []], paths: [] };
   const shownPaths = [...new Set([...(command?.pythonPath ?? []), ...paths])];
