@@ -53,6 +53,21 @@ suite('--shard on the Ruby runners', () => {
     for (const n of [2, 3, 4]) await expectShardsCover(dir, whole, timings, n);
   }, 240_000);
 
+  it('minitest: Minitest::TestTask loads every file and our plugin selects a shard\'s tests by file: together the whole run', async () => {
+    const dir = await copyFixture('minitest-mixed');
+    await addFiles(dir, {
+      Rakefile: 'require "minitest/test_task"\n\nMinitest::TestTask.create(:test) do |t|\n  t.libs << "lib"\nend\n',
+      'test/models/cart_test.rb': minitestFile('CartTest', true),
+      'test/models/test_order.rb': minitestFile('OrderTest', false),
+    });
+    const { report: whole, timings } = await wholeRun(dir);
+    expect(whole.summary).toEqual({ run: 12, passed: 8, failures: 2, errors: 1, skips: 1 });
+    const units = await expectShardsCover(dir, whole, timings, 1);
+    // test_helper.rb is test/**/test_*.rb: the task loads it as a test file too.
+    expect(units).toEqual([['test/models/cart_test.rb', 'test/models/test_order.rb', 'test/test_helper.rb', 'test/text_test.rb', 'test/widget_test.rb']]);
+    for (const n of [2, 3]) await expectShardsCover(dir, whole, timings, n);
+  }, 240_000);
+
   it('rails: the files bin/rails test runs (test/system left out), each in one shard, together the whole run', async () => {
     const dir = await copyFixture('rails-app');
     await addFiles(dir, {
