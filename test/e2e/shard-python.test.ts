@@ -55,7 +55,7 @@ suite('--shard on the Python runners', () => {
       const units = await expectShardsCover(dir, whole, timings, 1, env);
       expect(units).toEqual([['tests/sub/deeper/extra_test.py', 'tests/sub/test_sub.py', 'tests/test_more.py', 'tests/test_skipped.py', 'tests/test_text.py', 'tests/test_widget.py']]);
       for (const n of [2, 3, 4]) await expectShardsCover(dir, whole, timings, n, env);
-    }, 300_000);
+    }, 600_000);
   });
 
   it('unittest: the files its discovery takes tests from (-s tests: named as discovery names them; a module that fails to import), together the whole run', async () => {
@@ -74,7 +74,7 @@ suite('--shard on the Python runners', () => {
     const units = await expectShardsCover(dir, whole, timings, 1);
     expect(units).toEqual([['tests/deep/test_deep.py', 'tests/test_broken.py', 'tests/test_more.py', 'tests/test_ok.py']]);
     for (const n of [2, 3, 4]) await expectShardsCover(dir, whole, timings, n);
-  }, 240_000);
+  }, 480_000);
 
   it('unittest: where a load_tests decides what runs, or a module skips itself on import, --shard refuses, saying why', async () => {
     const dir = await copyFixture('unittest-load-tests');

@@ -35,7 +35,7 @@ suite('--shard on the Ruby runners', () => {
     const units = await expectShardsCover(dir, whole, timings, 1);
     expect(units).toEqual([['spec/mixed_spec.rb', 'spec/models/deep/fifth_spec.rb', 'spec/models/fourth_spec.rb', 'spec/second_spec.rb', 'spec/third_spec.rb']]);
     for (const n of [2, 3, 4]) await expectShardsCover(dir, whole, timings, n);
-  }, 240_000);
+  }, 480_000);
 
   it('minitest: the files of the Rake::TestTask\'s pattern, each in one shard, together the whole run', async () => {
     const dir = await copyFixture('minitest-mixed');
@@ -51,7 +51,7 @@ suite('--shard on the Ruby runners', () => {
     const units = await expectShardsCover(dir, whole, timings, 1);
     expect(units).toEqual([['test/models/cart_test.rb', 'test/models/deep/item_test.rb', 'test/order_test.rb', 'test/text_test.rb', 'test/widget_test.rb']]);
     for (const n of [2, 3, 4]) await expectShardsCover(dir, whole, timings, n);
-  }, 240_000);
+  }, 480_000);
 
   it('minitest: Minitest::TestTask loads every file and our plugin selects a shard\'s tests by file: together the whole run', async () => {
     const dir = await copyFixture('minitest-mixed');
@@ -66,7 +66,7 @@ suite('--shard on the Ruby runners', () => {
     // test_helper.rb is test/**/test_*.rb: the task loads it as a test file too.
     expect(units).toEqual([['test/models/cart_test.rb', 'test/models/test_order.rb', 'test/test_helper.rb', 'test/text_test.rb', 'test/widget_test.rb']]);
     for (const n of [2, 3]) await expectShardsCover(dir, whole, timings, n);
-  }, 240_000);
+  }, 480_000);
 
   it('rails: the files bin/rails test runs (test/system left out), each in one shard, together the whole run', async () => {
     const dir = await copyFixture('rails-app');
@@ -80,5 +80,5 @@ suite('--shard on the Ruby runners', () => {
     const units = await expectShardsCover(dir, whole, timings, 1);
     expect(units).toEqual([['test/controllers/home_test.rb', 'test/models/calculator_test.rb', 'test/models/greeter_test.rb', 'test/models/order_test.rb']]);
     for (const n of [2, 3, 4]) await expectShardsCover(dir, whole, timings, n);
-  }, 240_000);
+  }, 480_000);
 });

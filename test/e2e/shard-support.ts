@@ -6,7 +6,7 @@ import fs from 'fs-extra';
 import path from 'node:path';
 import type { RunReport } from '../../src/model/report.js';
 import type { Summary } from '../../src/model/results.js';
-import { runCli, runJson } from './helpers.js';
+import { failures, runCli, runJson } from './helpers.js';
 
 const COUNTS = ['run', 'passed', 'failures', 'errors', 'skips'] as const;
 
@@ -27,9 +27,12 @@ export async function wholeRun(dir: string, env: NodeJS.ProcessEnv = {}): Promis
  * each shard was given. */
 export async function expectShardsCover(dir: string, whole: RunReport, timings: string, n: number, env: NodeJS.ProcessEnv = {}): Promise<string[][]> {
   const reports: RunReport[] = [];
+  const files: string[] = [];
   for (let i = 1; i <= n; i += 1) {
     const { report } = await runJson(['--cwd', dir, '--shard', `${i}/${n}`, '--timings', timings], { env });
     reports.push(report);
+    files.push(`${dir}-shard-${i}-of-${n}.json`);
+    await fs.writeJson(files[files.length - 1] ?? '', report);
   }
   // One partition, and every unit in exactly one part.
   expect(new Set(reports.map((r) => r.shard?.partition)).size).toBe(1);
@@ -48,6 +51,9 @@ export async function expectShardsCover(dir: string, whole: RunReport, timings: 
   const wholeTests = await wholeTestKeys(dir, timings, env);
   expect(shardTests).toEqual(wholeTests);
   expect(summed(reports)).toEqual(counts(whole.summary));
+  // `run-tests merge` of the shards says what the whole run said.
+  const { report: merged } = await runJson(['merge', ...files]);
+  expect([merged.source, merged.summary, sortedFailures(merged)]).toEqual(['merged', whole.summary, sortedFailures(whole)]);
   return units;
 }
 
@@ -69,3 +75,5 @@ const counts = (summary: Summary): Record<string, number | null> => Object.fromE
 function summed(reports: readonly RunReport[]): Record<string, number | null> {
   return Object.fromEntries(COUNTS.map((k) => [k, reports.reduce((sum, r) => sum + (r.summary[k] ?? 0), 0)]));
 }
+
+const sortedFailures = (report: RunReport): string[] => failures(report).map((f) => JSON.stringify(f)).sort();
