@@ -95,5 +95,5 @@ suite('--shard on the Python runners', () => {
     expect([whole.status, whole.summary.errors, whole.failed_tests.map((t) => t.file)]).toEqual(['failed', 1, ['tests/test_broken.py']]);
     const units = await expectShardsCover(dir, whole, timings, 1);
     expect(units).toEqual([['tests/test_broken.py', 'tests/test_ok.py']]);
-  }, 120_000);
+  }, 240_000);
 });
