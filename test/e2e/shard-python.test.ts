@@ -89,6 +89,14 @@ suite('--shard on the Python runners', () => {
     expect(refused.stderr).toContain('tests/test_skipped.py raises SkipTest as it is imported, which unittest cannot run by name');
   }, 60_000);
 
+  it('pytest: test files inside a package (no pytest config) run by file keep the whole run\'s node ids', async () => {
+    const dir = await copyFixture('pytest-in-package');
+    const { report: whole, timings } = await wholeRun(dir);
+    const units = await expectShardsCover(dir, whole, timings, 1);
+    expect(units).toEqual([['shapes/tests/deep/test_deep.py', 'shapes/tests/test_area.py']]);
+    await expectShardsCover(dir, whole, timings, 2);
+  }, 240_000);
+
   it('pytest: a file that fails to collect is a unit, whose shard reports the error', async () => {
     const dir = await copyFixture('pytest-collect-error');
     const { report: whole, timings } = await wholeRun(dir);
