@@ -8,6 +8,7 @@ import { RUNNER_IDS } from '../runners/index.js';
 import { EXAMPLES, EXIT_CODE_TABLE } from './help.js';
 import { parseCount, parseIds, parseKeepRuns, parseMaxFailures, parseName, parseSeconds, parseSize, resolveCwd, resolveExistingFile, resolveOperands } from './options.js';
 import { resolveJunitPath } from './junit-path.js';
+import { shardRequest } from './shard.js';
 import type { RunReport } from '../model/report.js';
 import type { TestResult } from '../model/results.js';
 import { packageRoot } from './package-root.js';
@@ -38,6 +39,8 @@ interface RunOptions {
   junit?: string;
   keepRuns: string;
   maxFailures: string;
+  shard?: string;
+  timings?: string;
 }
 
 /** The only place that ends the process. */
@@ -84,6 +87,7 @@ async function run(files: string[], options: RunOptions, runnerArgs: readonly st
     env: process.env,
     reportersDir,
     custom,
+    ...shardRequest(cwd, options, operands.locations, custom),
     onRunnerStarted: () => {
       if (renderer !== null) return;
       // Loaded while the runner runs rather than after it; a failure surfaces where it is awaited.
@@ -219,6 +223,8 @@ function program(runnerArgs: readonly string[] | null): Command {
     .option('--command <cmd>', 'run this test command instead of a detected runner (split into argv, never a shell); needs --report')
     .option('--report <format:path>', "where --command's report is: junit:<file>, tap:<file> or tap:- (TAP on stdout)")
     .option('--junit <path>', 'also write the results as JUnit XML')
+    .option('--shard <i/n>', 'run the i-th of n parts of the selected tests, balanced by recorded durations (e.g. 2/4)')
+    .option('--timings <file>', 'balance --shard by the durations in this run-tests JSON report or JUnit file')
     .option('--keep-runs <n>', 'keep the newest n run directories in .run-tests/runs, this one included', '20')
     .addHelpText('after', `\n${EXAMPLES}\n\n${EXIT_CODE_TABLE}\n`)
     .showSuggestionAfterError()

@@ -4,7 +4,7 @@ import type { ProcessOutcome } from '../process/index.js';
 import type { ArtifactPaths } from '../store/artifacts.js';
 import type { HarnessError } from '../model/errors.js';
 import { displayCommand } from './quote.js';
-import { SCHEMA_VERSION, type RunReport } from '../model/report.js';
+import { SCHEMA_VERSION, type ReportedTest, type RunReport, type ShardInfo } from '../model/report.js';
 import { DEFAULT_MAX_FAILURES, type RunRequest } from '../model/request.js';
 import { capFailures, isFailure, recordOf } from './failures.js';
 import type { FailedTestRecord, PackageResult, RunningTest, RunStatus, TestResult } from '../model/results.js';
@@ -36,6 +36,10 @@ export interface Parts {
   readonly notes?: readonly string[] | undefined;
   /** ParsedReport.running: what ran when the run stopped, where the report tells. */
   readonly running?: readonly RunningTest[] | undefined;
+  /** Each unit's summed test durations (src/core/shard/report-fields.ts). */
+  readonly unitDurations?: RunReport['unit_durations'];
+  /** With --shard: the part this run was, and every test it ran. */
+  readonly shard?: { readonly info: ShardInfo; readonly tests: readonly ReportedTest[] };
 }
 
 export function buildReport(run: Context & { invocation?: Invocation }, parts: Parts): RunReport {
@@ -70,6 +74,8 @@ export function buildReport(run: Context & { invocation?: Invocation }, parts: P
     error: parts.error,
     projects: [],
     ...(parts.packages === undefined ? {} : { packages: parts.packages }),
+    ...(parts.unitDurations === undefined ? {} : { unit_durations: parts.unitDurations }),
+    ...(parts.shard === undefined ? {} : { shard: parts.shard.info, tests: parts.shard.tests }),
   };
 }
 
@@ -96,6 +102,12 @@ export function nothingToRerun(run: Context): RunReport {
     rerun: { selected: 0, not_run: [] },
     failuresFile: run.artifacts.lastFailures,
   });
+}
+
+/** A shard whose part holds no unit: nothing ran, and nothing was started (an empty
+ * selection would have run the whole suite). */
+export function emptyShardReport(run: Context, info: ShardInfo, warnings: readonly string[]): RunReport {
+  return buildReport(run, { ...EMPTY_PARTS, status: 'no_tests', summary: summarize([]), warnings, shard: { info, tests: [] } });
 }
 
 export function harnessErrorReport(run: Context, error: HarnessError): RunReport {

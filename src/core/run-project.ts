@@ -8,7 +8,7 @@ import { leakWarning, type ProcessOutcome } from '../process/index.js';
 import { artifactPaths, checkArtifactsDir, clearArtifacts, ensureArtifactsDir, foreignLinks, type ArtifactPaths } from '../store/artifacts.js';
 import { readLastFailures, readLastFailuresOrSetAside, writeLastFailures, type LastFailures } from '../store/last-failures.js';
 import { recoverAbandoned } from './abandoned.js';
-import { buildReport, harnessErrorReport, nothingToRerun, type Context } from './build-report.js';
+import { buildReport, harnessErrorReport, nothingToRerun, type Context, type Parts } from './build-report.js';
 import { afterRun, beginRecord, completeRecord, DEFAULT_KEEP_RUNS, lockedOutWarning } from './run-record.js';
 import { runCommands } from './commands.js';
 import { HarnessError } from '../model/errors.js';
@@ -17,7 +17,7 @@ import { checkName, NOTHING_MATCHED } from './name-check.js';
 import { projectsBelow, unrunWarnings } from './unrun.js';
 import { followReports, type ReportFollower } from './follow-reports.js';
 import { readLogTail } from './log-tail.js';
-import type { RunReport } from '../model/report.js';
+import type { RunReport, ShardInfo } from '../model/report.js';
 import type { Interrupts, RunRequest } from '../model/request.js';
 import { planRerun, rerunRules, selectRerun } from './rerun.js';
 import { selectIds, type IdRecords } from './ids.js';
@@ -28,6 +28,9 @@ import { mapLines, onPath } from '../process/index.js';
 import { decide, NO_TESTS_RAN, summarize } from './verdict.js';
 import { bindTree, type TreeBinding } from './drift.js';
 import { locateTests } from './locations.js';
+import { selectShard, shardSupport, unitOfTests } from './shard/select.js';
+import { recordEmptyShard } from './shard/empty.js';
+import { reportedTests, unitDurations } from './shard/report-fields.js';
 
 /** A project's report, and every result it was built from (for exports such as JUnit). */
 export interface ProjectRun {
@@ -53,6 +56,7 @@ export async function runProject(request: RunRequest, selection: ProjectSelectio
       ? { adapter: customRunner(request.custom), reason: '--command given' }
       : detectRunner(facts, request.runner);
     checkRunnerArgs(detection.adapter, request.runnerArgs ?? []);
+    if (request.shard) shardSupport(detection.adapter);
     const located = locateTests(detection.adapter, request, selection, facts);
     const { last, warning } = lastFailures(request, detection.adapter, artifacts);
     // --id, or tests found at a line, run as a rerun does: exactly those, checked by what ran.
@@ -60,12 +64,17 @@ export async function runProject(request: RunRequest, selection: ProjectSelectio
       : located?.tests ? { selected: located.tests, runnable: located.tests, warnings: [] }
       : request.failedOnly && last !== null ? selectRerun(last, selection.files, artifacts.lastFailures) : null;
     if (request.failedOnly && chosen === null) return { report: nothingToRerun({ ...base, detection }), tests: [] };
+    // --shard: this run's part of the units (of the failures' units, with --failed-only).
+    const shard = request.shard ? await selectShard({ request, runner: detection.adapter, root: selection.root, facts, files: selection.files, artifactsDir: artifacts.dir, chosen }) : null;
+    if (shard?.empty) return { report: await recordEmptyShard({ ...base, detection }, shard), tests: [] };
+    const rerun = shard ? shard.chosen : chosen;
     const planRequest: PlanRequest = {
       root: selection.root,
       facts,
-      files: located?.files ?? selection.files,
+      files: shard?.files ?? located?.files ?? selection.files,
+      ...(shard?.units ? { units: shard.units } : {}),
       name: request.name,
-      rerun: chosen?.runnable ?? null,
+      rerun: rerun?.runnable ?? null,
       artifacts,
       env: request.env,
       reportersDir: request.reportersDir,
@@ -73,15 +82,16 @@ export async function runProject(request: RunRequest, selection: ProjectSelectio
       runnerArgs: request.runnerArgs ?? [],
       at: located?.at ?? [],
     };
-    const planned = chosen === null ? { invocation: detection.adapter.plan(planRequest), warnings: [] } : planRerun(detection.adapter, planRequest);
+    const planned = rerun === null ? { invocation: detection.adapter.plan(planRequest), warnings: [] } : planRerun(detection.adapter, planRequest);
     const ran = detection.adapter.id;
     return await execute({
       ...base,
       detection,
       invocation: planned.invocation,
       files: selection.files,
-      selected: chosen?.selected ?? null,
-      notes: [...abandoned, ...(warning === null ? [] : [warning]), ...(chosen?.warnings ?? []), ...planned.warnings],
+      selected: rerun?.selected ?? null,
+      shard: shard?.info ?? null,
+      notes: [...abandoned, ...(warning === null ? [] : [warning]), ...(chosen?.warnings ?? []), ...(shard?.warnings ?? []), ...planned.warnings],
       unrun: () => unrunWarnings({ root: selection.root, subprojects: projectsBelow(selection) }, request.cwd, ran),
     }, interrupts);
   } catch (error) {
@@ -112,6 +122,8 @@ interface Execution extends Context {
   readonly files: readonly string[];
   /** With --failed-only: the recorded failures asked for, checked against what ran. */
   readonly selected: readonly FailedTestRecord[] | null;
+  /** With --shard: the part this run is. */
+  readonly shard: ShardInfo | null;
   /** Warnings from planning the run. */
   readonly notes: readonly string[];
   /** The projects below that this run leaves out, named: walking the directories for them
@@ -235,6 +247,7 @@ async function finish(run: Execution, outcome: ProcessOutcome, follower: ReportF
       packages: report?.packages,
       notes: report?.notes,
       running: report?.running,
+      ...shardFields(run, tests),
     });
     return { ...built, ...treeFields };
   });
@@ -242,6 +255,15 @@ async function finish(run: Execution, outcome: ProcessOutcome, follower: ReportF
 }
 
 const keepRuns = (request: RunRequest): number => request.keepRuns ?? DEFAULT_KEEP_RUNS;
+
+/** Every report's unit_durations; a shard's part and the tests it ran. */
+function shardFields(run: Execution, tests: readonly TestResult[]): Pick<Parts, 'unitDurations' | 'shard'> {
+  const durations = unitDurations(tests, unitOfTests(run.detection.adapter));
+  return {
+    ...(durations === undefined ? {} : { unitDurations: durations }),
+    ...(run.shard === null ? {} : { shard: { info: run.shard, tests: reportedTests(tests, run.artifacts.log) } }),
+  };
+}
 
 /** Runner.locate with the project's facts, read after the run and only for a failure without a line. */
 function locator(adapter: Runner, root: string): ((failure: FailedTest) => ReturnType<NonNullable<Runner['locate']>>) | null {
@@ -262,7 +284,8 @@ function recordFailures(run: Execution, tests: readonly TestResult[], status: Ru
   const latest = readLastFailuresOrSetAside(run.artifacts.lastFailures).last;
   const previous = latest !== null && latest.framework === run.detection.adapter.id ? latest.failed_tests : null;
   if (tests.length === 0 && previous === null) return false;
-  const wholeTruth = complete && run.selected === null && run.files.length === 0 && run.request.name === null;
+  // A shard ran a part of the suite: the failures of the other parts' units stay.
+  const wholeTruth = complete && run.selected === null && run.files.length === 0 && run.request.name === null && run.shard === null;
   writeLastFailures(run.artifacts.lastFailures, {
     framework: run.detection.adapter.id,
     project_root: run.root,

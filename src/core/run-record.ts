@@ -18,7 +18,7 @@ const LOCK_WAIT_MS = 10_000;
 
 /** Writes the run's run.json before its runner starts: who owns the run, and where its
  * log and reports are. */
-export function beginRecord(artifacts: ArtifactPaths, invocation: Invocation, framework: string, startedAt: string, root: string): void {
+export function beginRecord(artifacts: ArtifactPaths, invocation: Invocation | null, framework: string, startedAt: string, root: string): void {
   // A `runs` that is a link would take every run's files elsewhere: refused.
   ensureDir(path.dirname(artifacts.runDir));
   beginRun(artifacts, {
@@ -27,9 +27,10 @@ export function beginRecord(artifacts: ArtifactPaths, invocation: Invocation, fr
     started_at: startedAt,
     project_root: root,
     framework,
-    command: displayCommand(invocation),
+    // null: a run that starts no runner (an empty shard), recorded all the same.
+    command: invocation === null ? '' : displayCommand(invocation),
     log: artifacts.log,
-    reports: invocation.reports.map(({ path: file, parser, hints }) => ({ path: file, parser, ...(hints === undefined ? {} : { hints }) })),
+    reports: (invocation?.reports ?? []).map(({ path: file, parser, hints }) => ({ path: file, parser, ...(hints === undefined ? {} : { hints }) })),
   });
 }
 

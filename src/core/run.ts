@@ -12,6 +12,8 @@ import { capFailures } from './failures.js';
 import { maxFailures } from './build-report.js';
 import { projectsWithIds, type IdRecords } from './ids.js';
 import { asCommand, nextArgv } from './suggest.js';
+import { usageError } from '../model/errors.js';
+import { mergeUnitDurations } from './shard/report-fields.js';
 
 /** Runs every project the request touches, one after another, and merges their reports
  * (and their results, with files made relative to the invocation directory). The run has
@@ -25,6 +27,9 @@ export async function runTests(request: RunRequest, interrupts: Interrupts): Pro
   const projects: { selection: typeof selections[number]; ids: IdRecords | null }[] = (request.ids ?? []).length > 0
     ? projectsWithIds(selections, request.ids ?? [])
     : selections.map((selection) => ({ selection, ids: null }));
+  if (request.shard && projects.length > 1) {
+    throw usageError(`--shard splits one project's suite, but the selection spans ${projects.length} projects (${projects.map((p) => path.relative(request.cwd, p.selection.root) || '.').join(', ')}): run each project's shards separately, with --cwd or its files`);
+  }
   for (const { selection, ids } of projects) {
     if (interrupts.signal) break;
     runs.push(await runProject(request, selection, interrupts, runId, ids));
@@ -80,6 +85,7 @@ export function mergeReports(request: RunRequest, reports: readonly RunReport[],
     error: null,
     projects: reports,
     ...mergeDrift(request.cwd, reports),
+    ...mergeUnitDurations(request.cwd, reports),
   };
 }
 

@@ -86,6 +86,10 @@ export interface ShardInfo {
   readonly count: number;
   readonly units: readonly string[];
   readonly partition: string;
+  /** How many units all the parts hold together. */
+  readonly total_units?: number;
+  /** What the parts were balanced by: `--timings <file>`, `recorded runs` or `file sizes`. */
+  readonly balanced_by?: string;
 }
 
 /** One test a shard ran, as `tests` lists it. */

@@ -1,5 +1,5 @@
 import type { ChalkInstance } from 'chalk';
-import type { RunReport } from '../model/report.js';
+import type { RunReport, ShardInfo } from '../model/report.js';
 import type { FailedTestRecord, RunningTest, RunStatus, Summary } from '../model/results.js';
 import { messageLines } from './message.js';
 import { visible } from './visible.js';
@@ -50,7 +50,15 @@ function header(report: RunReport, c: ChalkInstance): string[] {
   return [
     `${c.bold(`run-tests · ${report.framework}`)} ${c.dim(`· ${root}`)}`,
     ...(report.source === 'imported' ? source : [c.dim(`$ ${visible(report.command ?? '')}`)]),
+    ...(report.shard ? [shardLine(report.shard)] : []),
   ];
+}
+
+/** `shard 2/4: 10 of 40 units, balanced by recorded runs`. */
+function shardLine(shard: ShardInfo): string {
+  const of = shard.total_units === undefined ? '' : ` of ${shard.total_units}`;
+  const by = shard.balanced_by === undefined ? '' : `, balanced by ${visible(shard.balanced_by)}`;
+  return `shard ${shard.index}/${shard.count}: ${shard.units.length}${of} ${shard.units.length === 1 && of === '' ? 'unit' : 'units'}${by}`;
 }
 
 function failure(t: FailedTestRecord, n: number, c: ChalkInstance): string[] {

@@ -1,0 +1,17 @@
+import { readRun, runIds } from '../../store/runs.js';
+import type { Durations } from './timings.js';
+
+/** The durations this project's own run records hold for `framework`'s units, newest
+ * run first: a unit's latest recorded duration is the one that counts. Only runs of the
+ * same runner: another runner's units are other things (a go package is no file). */
+export function recordedDurations(artifactsDir: string, framework: string): Durations {
+  const durations = new Map<string, number>();
+  for (const id of runIds(artifactsDir)) {
+    const report = readRun(artifactsDir, id).report;
+    if (report?.framework !== framework || report.source !== 'run' || !report.unit_durations) continue;
+    for (const [unit, ms] of Object.entries(report.unit_durations)) {
+      if (!durations.has(unit) && typeof ms === 'number' && Number.isFinite(ms)) durations.set(unit, ms);
+    }
+  }
+  return durations;
+}

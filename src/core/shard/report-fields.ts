@@ -1,0 +1,46 @@
+import path from 'node:path';
+import type { ReportedTest, RunReport } from '../../model/report.js';
+import type { TestResult } from '../../model/results.js';
+import { isFailure, recordOf } from '../failures.js';
+import { addDuration } from './timings.js';
+import type { UnitOf } from './timings-file.js';
+
+/** `unit_durations`: the ms of each unit's tests that gave a duration, summed. A unit
+ * none of whose tests gave one is absent (unknown, never 0); so is the field when no
+ * unit has one. */
+export function unitDurations(tests: readonly TestResult[], unitOf: UnitOf): RunReport['unit_durations'] {
+  const sums = new Map<string, number>();
+  for (const test of tests) {
+    if (test.durationMs === undefined) continue;
+    const unit = unitOf(test);
+    if (unit !== null) addDuration(sums, unit, test.durationMs);
+  }
+  return sums.size === 0 ? undefined : Object.fromEntries([...sums].sort(([a], [b]) => (a < b ? -1 : 1)));
+}
+
+/** A shard's `tests`: every result, a failure's message bounded as failed_tests' are
+ * (cut ones name `log`, where the full text is). */
+export function reportedTests(tests: readonly TestResult[], log: string): ReportedTest[] {
+  const record = recordOf(log);
+  return tests.map((test) => ({
+    id: test.id,
+    name: test.name,
+    file: test.file,
+    line: test.line,
+    status: test.status,
+    duration_ms: test.durationMs ?? null,
+    ...(test.suite === undefined ? {} : { suite: test.suite }),
+    ...(isFailure(test) ? { message: record(test).message } : {}),
+  }));
+}
+
+/** The projects' unit_durations in one, keyed relative to `cwd` (the report's root). */
+export function mergeUnitDurations(cwd: string, reports: readonly RunReport[]): Pick<RunReport, 'unit_durations'> {
+  const merged: Record<string, number> = {};
+  for (const report of reports) {
+    for (const [unit, ms] of Object.entries(report.unit_durations ?? {})) {
+      merged[path.relative(cwd, path.join(report.project_root, unit)).split(path.sep).join('/')] = ms;
+    }
+  }
+  return Object.keys(merged).length === 0 ? {} : { unit_durations: merged };
+}
