@@ -138,6 +138,17 @@ async function parse(file: string, options: { format?: string; json?: boolean; c
   exit(report.exit_code, (await loadRenderer(options.json === true))(report));
 }
 
+/** `run-tests merge`: shard reports combined into one, reported as a run is. */
+async function merge(files: string[], options: { json?: boolean; junit?: string; maxFailures: string }): Promise<void> {
+  const cwd = process.cwd();
+  const maxFailures = parseMaxFailures(options.maxFailures);
+  const junitPath = options.junit === undefined ? null : resolveJunitPath(cwd, options.junit, files.map((f) => path.resolve(cwd, f)));
+  const { report, tests } = (await import('./merge-command.js')).mergeFiles(cwd, files, maxFailures);
+  if (junitPath !== null) await writeJunit(junitPath, report, tests);
+  if (process.env['GITHUB_ACTIONS'] === 'true') await (await import('./github.js')).githubActions(process.env, options.json === true)?.finish(report);
+  exit(report.exit_code, (await loadRenderer(options.json === true))(report));
+}
+
 type Renderer = (report: RunReport) => string;
 
 async function loadRenderer(json: boolean): Promise<Renderer> {
@@ -246,6 +257,13 @@ function program(runnerArgs: readonly string[] | null): Command {
     .option('--junit <path>', 'also write the results as JUnit XML')
     .option('--max-failures <n>', 'list at most n failures in the report; 0 for no cap', String(DEFAULT_MAX_FAILURES))
     .action(parse);
+  cli.command('merge')
+    .description('combine the --json reports of `run-tests --shard i/n` into one: every shard of one partition exactly once, each a completed run; marked source: merged')
+    .argument('<reports...>', "the shards' JSON report files")
+    .addOption(new Option('--json', 'print the merged JSON report'))
+    .option('--junit <path>', "also write every shard's tests as JUnit XML")
+    .option('--max-failures <n>', 'list at most n failures in the report; 0 for no cap', String(DEFAULT_MAX_FAILURES))
+    .action(merge);
   cli.command('show')
     .description("print a stored run's report as it was first printed (the latest completed run by default)")
     .argument('[id]', 'a run id from `run-tests runs`, or last')

@@ -96,6 +96,7 @@ export function renderStepSummary(report: RunReport, ctx: GithubContext): string
   ];
   // Evidence another tool wrote is never shown as a run.
   if (report.source === 'imported') lines.push('', `Imported from ${cell(report.artifact ?? '(unknown file)')}: not run by run-tests.`);
+  if (report.source === 'merged') lines.push('', `Merged from ${(report.parts ?? []).map((p) => `shard ${p.index} (${cell(p.path)}, ${p.status})`).join(', ') || 'no shard report'}.`);
   if (report.error) lines.push('', `**${cell(report.error.code)}**: ${cell(report.error.message)}`);
   if (failed.length > 0) {
     lines.push('', '| Test | Where | Message |', '| --- | --- | --- |');

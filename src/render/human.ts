@@ -44,12 +44,13 @@ export function renderHuman(report: RunReport, c: ChalkInstance): string {
 
 function header(report: RunReport, c: ChalkInstance): string[] {
   // An imported report is evidence another tool wrote: never shown as a command that ran.
-  const source = report.source === 'imported' ? [c.dim(`imported from ${visible(report.artifact ?? '(unknown file)')}`)] : [];
+  const source = report.source === 'imported' ? [c.dim(`imported from ${visible(report.artifact ?? '(unknown file)')}`)]
+    : report.source === 'merged' ? [c.dim(mergedFrom(report))] : [];
   const root = visible(report.project_root);
   if (!report.framework) return [c.bold(`run-tests · ${root}`), ...source];
   return [
     `${c.bold(`run-tests · ${report.framework}`)} ${c.dim(`· ${root}`)}`,
-    ...(report.source === 'imported' ? source : [c.dim(`$ ${visible(report.command ?? '')}`)]),
+    ...(report.source === 'run' ? [c.dim(`$ ${visible(report.command ?? '')}`)] : source),
     ...(report.shard ? [shardLine(report.shard)] : []),
   ];
 }
@@ -59,6 +60,13 @@ function shardLine(shard: ShardInfo): string {
   const of = shard.total_units === undefined ? '' : ` of ${shard.total_units}`;
   const by = shard.balanced_by === undefined ? '' : `, balanced by ${visible(shard.balanced_by)}`;
   return `shard ${shard.index}/${shard.count}: ${shard.units.length}${of} ${shard.units.length === 1 && of === '' ? 'unit' : 'units'}${by}`;
+}
+
+/** A merged report names its parts: no command ran here. */
+function mergedFrom(report: RunReport): string {
+  const parts = report.parts ?? [];
+  const listed = parts.map((p) => `shard ${p.index} ${visible(p.path)} (${p.status})`).join(', ');
+  return `merged from ${parts.length} shard ${parts.length === 1 ? 'report' : 'reports'}${listed === '' ? '' : `: ${listed}`}`;
 }
 
 function failure(t: FailedTestRecord, n: number, c: ChalkInstance): string[] {
