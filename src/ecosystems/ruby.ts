@@ -1,5 +1,6 @@
 import path from 'node:path';
-import type { Invocation, PlanRequest } from '../runners/types.js';
+import type { Invocation, PlanRequest, UnitsRequest } from '../runners/types.js';
+import { reportersDir, type Lister } from './listed-units.js';
 
 /** Variables that would point `bundle exec` at another Gemfile or change the suite's
  * behaviour; RUBYOPT is replaced by ours. */
@@ -98,4 +99,15 @@ export function selectedFiles(request: Pick<PlanRequest, 'files' | 'rerun'>): re
   const files = request.rerun.map((t) => t.file);
   if (files.some((f) => f === null)) return [];
   return [...new Set(files as string[])];
+}
+
+/** A lister of ours (reporters/<dir>/<script>) run by the project's Ruby, in its bundle
+ * when it has one, with the run's environment: see listed-units.ts. */
+export function rubyLister(request: UnitsRequest, script: readonly string[], args: readonly string[], what: string): Lister {
+  return {
+    argv: ['ruby', ...(request.facts.exists('Gemfile') ? ['-rbundler/setup'] : []), path.join(reportersDir(request), ...script), ...args],
+    cwd: request.root,
+    env: rubyEnv(request.env),
+    what,
+  };
 }

@@ -110,6 +110,13 @@ export interface UnitsRequest {
   /** The selection, as PlanRequest.files: relative, `/`-separated; empty: the whole suite. */
   readonly files: readonly string[];
   readonly env: NodeJS.ProcessEnv;
+  /** Absolute path of this package's reporters/ directory, as PlanRequest's: where the
+   * listers run in the runner's own runtime live (rspec, minitest, rails, pytest,
+   * unittest need it, and throw without it). */
+  readonly reportersDir?: string;
+  /** `run-tests -- <args>`, as PlanRequest's: options that change which files the runner
+   * runs (rspec's --pattern, pytest's --ignore) change the units too. */
+  readonly runnerArgs?: readonly string[];
 }
 
 /** How --shard splits a runner's suite into units it can select exactly. */

@@ -51,7 +51,8 @@ export async function selectShard(input: ShardInput): Promise<ShardSelection> {
   if (!spec) throw new Error('selectShard needs request.shard');
   const support = shardSupport(input.runner);
   const unitOf = unitOfTests(input.runner);
-  const listed = await support.units({ root: input.root, facts: input.facts, files: input.files, env: input.request.env });
+  const listed = await support.units({ root: input.root, facts: input.facts, files: input.files, env: input.request.env,
+    reportersDir: input.request.reportersDir, runnerArgs: input.request.runnerArgs ?? [] });
   const { units, orphans } = input.chosen ? failedUnits(listed, input.chosen.runnable, unitOf) : { units: listed, orphans: [] };
   const balance = balanceSource(input, unitOf);
   const weighed = weigh(units, durationLookup(balance.durations, projectPrefix(input)));

@@ -1,7 +1,8 @@
 import { usageError } from '../../model/errors.js';
 import { chooseRakeTestTask, type RakeTestTask } from './rake-tasks.js';
-import { asFileOperand, bundleExec, minitestFilter, minitestReporterEnv, minitestSelectedByName, RUBY_INSTALL_HINT, rubyFailureLines, selectedFiles, usesBundler } from '../../ecosystems/ruby.js';
-import type { Runner, Invocation, PlanRequest } from '../types.js';
+import { asFileOperand, bundleExec, minitestFilter, minitestReporterEnv, minitestSelectedByName, RUBY_INSTALL_HINT, rubyFailureLines, rubyLister, selectedFiles, usesBundler } from '../../ecosystems/ruby.js';
+import { listedUnits } from '../../ecosystems/listed-units.js';
+import type { Runner, Invocation, PlanRequest, ShardUnit, UnitsRequest } from '../types.js';
 import { minitestTestsAt } from './at-line.js';
 
 /** Characters rake would interpret: it hands the test command line to a shell, with
@@ -58,6 +59,11 @@ export const minitest: Runner = {
     return null;
   },
 
+  /** A unit is a test file, as the rake task finds them (reporters/minitest/list_rake_files.rb):
+   * Rake::TestTask's file_list, with TEST as a run of those files sets it; Minitest::TestTask's
+   * test_globs, narrowed to the files our plugin would select. */
+  shard: { selects: 'files', units: minitestUnits },
+
   plan(request: PlanRequest): Invocation {
     const report = request.artifacts.file('minitest.jsonl');
     const { task } = chooseRakeTestTask(request.facts);
@@ -84,3 +90,14 @@ export const minitest: Runner = {
     };
   },
 };
+
+function minitestUnits(request: UnitsRequest): Promise<ShardUnit[]> {
+  const { task } = chooseRakeTestTask(request.facts);
+  const lister = rubyLister(request, ['minitest', 'list_rake_files.rb'], [task.name], `the files of \`rake ${task.name}\``);
+  const glob = task.kind === 'Rake::TestTask' ? rakeTestGlob(request.files, (file) => request.facts.isDirectory(file), task.filePattern) : null;
+  // As plan() sets them: the run's own TEST stands when no file is given.
+  const env = { ...lister.env };
+  if (glob !== null) env.TEST = glob;
+  if (task.kind === 'Minitest::TestTask' && request.files.length > 0) env.RUN_TESTS_MINITEST_FILES = JSON.stringify(request.files);
+  return listedUnits(request.root, { ...lister, env });
+}

@@ -7,10 +7,13 @@ import { usageError } from '../../model/errors.js';
 import { pythonDefinitionAt } from './at-line.js';
 import { refusedOption } from '../../project/runner-args.js';
 import type { Runner, Invocation, PlanRequest } from '../types.js';
+import { listedUnits, reportersDir } from '../../ecosystems/listed-units.js';
 
 /** The plugin module in reporters/pytest, and the launcher that stands for `python3 -m pytest`. */
 const PLUGIN = 'run_tests_pytest';
 const LAUNCHER = 'run_pytest.py';
+/** The plugin in reporters/pytest that lists the files of a collection, for --shard. */
+const UNITS_PLUGIN = 'run_tests_pytest_units';
 /** pytest's default `python_files`. */
 const TEST_FILE = /^(?:test_.*|.*_test)\.py$/;
 /** Directories the search for test files inside packages descends into, besides packages
@@ -40,7 +43,6 @@ export const pytest: Runner = {
     const report = request.artifacts.file('pytest.jsonl');
     const filter = request.rerun === null && request.name !== null ? pytestFilter(request.name) : null;
     const args = request.rerun === null ? [...request.files, ...(request.at ?? [])].map(safeArgument) : rerunArguments(request.rerun);
-    const venv = virtualenvPython(request.facts);
     const plugins = request.env.PYTEST_PLUGINS;
     const pythonPath = request.env.PYTHONPATH;
     const reporters = path.join(request.reportersDir, 'pytest');
@@ -53,21 +55,29 @@ export const pytest: Runner = {
     if (filter !== null) env.RUN_TESTS_PYTEST_FILTER = filter;
     else delete env.RUN_TESTS_PYTEST_FILTER;
     const common = { env, cwd: request.root, shownEnv: ['RUN_TESTS_PYTEST_FILTER'], reports: [{ path: report, parser: 'pytest' as const }], noTestsExitCodes: [5] };
-    if (venv !== null) {
-      const python = path.join(request.root, venv);
-      return {
-        ...common,
-        argv: [python, '-m', 'pytest', ...args, ...(request.runnerArgs ?? [])],
-        shownArgv: (argv) => [venv, ...argv.slice(1)],
-        requires: [python],
-      };
-    }
-    return {
-      ...common,
-      argv: ['python3', path.join(reporters, LAUNCHER), ...args, ...(request.runnerArgs ?? [])],
-      shownArgv: (argv) => ['python3', '-m', 'pytest', ...argv.slice(2)],
-      requires: ['python3'],
-    };
+    const launcher = pytestLauncher(request.root, request.facts, request.reportersDir);
+    return { ...common, ...launcher, argv: [...launcher.argv, ...args, ...(request.runnerArgs ?? [])] };
+  },
+
+  /** A unit is a test file, as pytest's own collection finds them (testpaths,
+   * python_files, conftest.py): `--collect-only` through the launcher the run uses, with
+   * reporters/pytest/run_tests_pytest_units.py noting the files of what it collected and
+   * of what failed to collect. */
+  shard: {
+    selects: 'files',
+    units: (request) => {
+      const reporters = path.join(reportersDir(request), 'pytest');
+      const launcher = pytestLauncher(request.root, request.facts, reportersDir(request));
+      const pythonPath = request.env.PYTHONPATH;
+      return listedUnits(request.root, {
+        argv: [...launcher.argv, '--collect-only', '-q', '-p', UNITS_PLUGIN, ...request.files.map(safeArgument), ...(request.runnerArgs ?? [])],
+        cwd: request.root,
+        env: { ...request.env, PYTHONPATH: pythonPath ? `${reporters}${path.delimiter}${pythonPath}` : reporters },
+        what: "pytest's test files",
+        // 2: collection errors, listed as units; 5: nothing collected.
+        okCodes: [2, 5],
+      });
+    },
   },
 
   /** `-p no:run_tests_pytest` would turn off the plugin run-tests reads the results from. */
@@ -92,6 +102,21 @@ export const pytest: Runner = {
     return result.id.startsWith(`${record.id}::`);
   },
 };
+
+/** `python -m pytest` in the project's virtualenv, else our launcher for `python3 -m
+ * pytest` (which falls back to a pytest on PATH): argv without pytest's arguments. */
+function pytestLauncher(root: string, facts: ProjectFacts, reporters: string): Pick<Invocation, 'argv' | 'shownArgv' | 'requires'> {
+  const venv = virtualenvPython(facts);
+  if (venv !== null) {
+    const python = path.join(root, venv);
+    return { argv: [python, '-m', 'pytest'], shownArgv: (argv) => [venv, ...argv.slice(1)], requires: [python] };
+  }
+  return {
+    argv: ['python3', path.join(reporters, 'pytest', LAUNCHER)],
+    shownArgv: (argv) => ['python3', '-m', 'pytest', ...argv.slice(2)],
+    requires: ['python3'],
+  };
+}
 
 /** Options after which pytest runs no test, or reports tests it did not run. */
 const REFUSED: Readonly<Record<string, string>> = {

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { usageError } from '../../model/errors.js';
-import { minitestFilter, minitestReporterEnv, minitestSelectedByName, RUBY_INSTALL_HINT, rubyFailureLines, selectedFiles } from '../../ecosystems/ruby.js';
+import { minitestFilter, minitestReporterEnv, minitestSelectedByName, RUBY_INSTALL_HINT, rubyFailureLines, rubyLister, selectedFiles } from '../../ecosystems/ruby.js';
+import { listedUnits } from '../../ecosystems/listed-units.js';
 import type { Runner, Invocation, PlanRequest } from '../types.js';
 import { refusedOption } from '../../project/runner-args.js';
 
@@ -44,6 +45,15 @@ export const rails: Runner = {
 
   detect(facts) {
     return facts.exists('bin/rails') ? 'bin/rails found: Rails through `bin/rails test`' : null;
+  },
+
+  /** A unit is a test file, as `bin/rails test` finds them: Rails::TestUnit::Runner's own
+   * list (without arguments every *_test.rb below test/ but test/system and test/dummy), asked by
+   * reporters/minitest/list_rails_files.rb without loading the application. */
+  shard: {
+    selects: 'files',
+    units: (request) => listedUnits(request.root, rubyLister(request, ['minitest', 'list_rails_files.rb'],
+      [...request.files.map((file) => railsPathOperand(file, request.root)), ...(request.runnerArgs ?? [])], 'the files of `bin/rails test`')),
   },
 
   plan(request: PlanRequest): Invocation {

@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { asFileOperand, bundleExec, rubyEnv, RUBY_INSTALL_HINT, rubyFailureLines, usesBundler } from '../../ecosystems/ruby.js';
+import { asFileOperand, bundleExec, rubyEnv, rubyLister, RUBY_INSTALL_HINT, rubyFailureLines, usesBundler } from '../../ecosystems/ruby.js';
+import { listedUnits } from '../../ecosystems/listed-units.js';
 import type { FailedTestRecord } from '../../model/results.js';
 import { usageError } from '../../model/errors.js';
 import type { Runner, Invocation, PlanRequest } from '../types.js';
@@ -56,6 +57,14 @@ export const rspec: Runner = {
     if (lock === null || !LISTS_RSPEC.test(lock)) return null;
     if (!facts.isDirectory('spec')) return null;
     return 'Gemfile.lock lists rspec and spec/ exists: `bundle exec rspec`';
+  },
+
+  /** A unit is a spec file, as rspec finds them: its own files_to_run, from the same
+   * options (.rspec, SPEC_OPTS, `-- --pattern`), listed by reporters/rspec/list_files.rb. */
+  shard: {
+    selects: 'files',
+    units: (request) => listedUnits(request.root,
+      rubyLister(request, ['rspec', 'list_files.rb'], [...request.files.map(asFileOperand), ...(request.runnerArgs ?? [])], "rspec's spec files")),
   },
 
   plan(request: PlanRequest): Invocation {
