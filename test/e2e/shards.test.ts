@@ -227,6 +227,16 @@ describe.each(CASES)('--shard and merge on $runner', (c) => {
     expect([[slow], c.units.filter((u) => u !== slow)]).toContainEqual(shard.report.shard.units);
   });
 
+  it("takes the merged report as the next run's --timings (the loop docs/ci.md sets up)", async () => {
+    const merged = path.join(out, 'merged-2.json');
+    const { report } = await merge((shardsOf.get(2) ?? []).map((s) => s.file));
+    await fs.writeJson(merged, report);
+    const shard = await runShard(1, 2, merged, 'shard-next-2-1.json');
+    expect(shard.report.shard.balanced_by).toBe(`--timings ${merged}`);
+    expect(shard.report.warnings.filter((w) => w.includes('--timings'))).toEqual([]);
+    expect(shard.report.shard.total_units).toBe(c.units.length);
+  });
+
   it('refuses a merge with a shard missing, doubled or of another partition (error, exit 3)', async () => {
     const four = shardsOf.get(4) ?? [];
     const two = shardsOf.get(2) ?? [];
