@@ -14,7 +14,7 @@ const SHARDS = 4;
 /** How long test file `f` sleeps, in ms: 50 ms to 2 s in even steps (41 s in all), dealt
  * to the files in a fixed shuffle (k * 23 mod 40), so neither name order nor a hash of the
  * names lines up with the durations by construction. */
-export function sleepOf(f) {
+function sleepOf(f) {
   const k = (f * 23) % FILES;
   return 50 + Math.round((1950 * k) / (FILES - 1));
 }
