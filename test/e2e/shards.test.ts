@@ -134,10 +134,12 @@ describe.each(CASES)('--shard and merge on $runner', (c) => {
   /** The full run's report: the timings file every shard reads. */
   let timings: string;
   const shardsOf = new Map<number, Shard[]>();
+  const checkouts: string[] = [];
 
   /** A fresh checkout of the project, as each CI machine has its own. */
   async function project(): Promise<string> {
     const dir = await copyFixture(c.fixture);
+    checkouts.push(dir);
     for (const [file, text] of Object.entries(c.extra)) await fs.outputFile(path.join(dir, file), text);
     if (c.nodeModules === true) await fs.symlink(path.join(REPO, 'node_modules'), path.join(dir, 'node_modules'));
     return dir;
@@ -154,8 +156,8 @@ describe.each(CASES)('--shard and merge on $runner', (c) => {
   }
 
   /** The n shards of one partition, side by side, each in its own checkout. */
-  const runShards = (n: number, timingsFile: string, tag = ''): Promise<Shard[]> =>
-    Promise.all(Array.from({ length: n }, (_, i) => runShard(i + 1, n, timingsFile, `shard${tag}-${n}-${i + 1}.json`)));
+  const runShards = (n: number, timingsFile: string): Promise<Shard[]> =>
+    Promise.all(Array.from({ length: n }, (_, i) => runShard(i + 1, n, timingsFile)));
 
   const merge = (files: readonly string[], junit?: string) =>
     runJson(['merge', ...files, ...(junit === undefined ? [] : ['--junit', junit])], { cwd: out, env: c.env });
@@ -172,7 +174,7 @@ describe.each(CASES)('--shard and merge on $runner', (c) => {
   });
 
   afterAll(async () => {
-    if (out) await fs.remove(out);
+    await Promise.all([out, ...checkouts].filter(Boolean).map((dir) => fs.remove(dir)));
   });
 
   it.each([1, 2, 3, 4])('%i shard(s): every test once, and merge gives the whole run', async (n) => {
