@@ -8,12 +8,16 @@ const path = require('node:path');
 const absolute = (file) => (path.isAbsolute(file) ? file : path.join(process.cwd(), file));
 
 function parseLauncherArgs(args) {
-  const opts = { package: null, report: null, paths: [], name: null, scriptArgs: [] };
+  const opts = { package: null, report: null, list: false, paths: [], name: null, scriptArgs: [] };
   for (let i = 0; i < args.length; i += 1) {
     const arg = args[i];
     if (arg === '--') {
       opts.scriptArgs = args.slice(i + 1);
       break;
+    }
+    if (arg === '--list') {
+      opts.list = true;
+      continue;
     }
     const value = args[i + 1];
     if (value === undefined) throw new Error(`run-tests launcher: ${arg} needs a value`);
@@ -24,7 +28,7 @@ function parseLauncherArgs(args) {
     else if (arg === '--name') opts.name = value;
     else throw new Error(`run-tests launcher: unknown argument ${arg}`);
   }
-  if (opts.package === null || opts.report === null) throw new Error('run-tests launcher: --package and --report are required');
+  if (opts.package === null || (opts.report === null && !opts.list)) throw new Error('run-tests launcher: --package and --report (or --list) are required');
   return opts;
 }
 

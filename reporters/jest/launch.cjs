@@ -10,13 +10,17 @@
  * CommonJS, as jest's own bin is: jest runs a suite in band (one worker or fewer) in
  * this process, and that ran ~5% slower under an ES module entry (measured).
  *
- * node [node flags] launch.cjs --package <jest dir> --report <file>
+ * node [node flags] launch.cjs --package <jest dir> (--report <file> | --list)
  *      [--path <path>]... [--name <regex>] -- [the script's jest arguments]
+ *
+ * --list: jest's own --listTests --json for the same arguments and selection, written
+ * for run-tests --shard (../shared/units-out.cjs); nothing runs.
  */
 'use strict';
 const { createRequire } = require('node:module');
 const path = require('node:path');
 const { parseLauncherArgs, pathPattern, NO_TEST_FILES_EXIT } = require('./launch-args.cjs');
+const { writeUnits } = require('../shared/units-out.cjs');
 
 const opts = parseLauncherArgs(process.argv.slice(2));
 // As jest's own bin/jest.js does before it loads jest.
@@ -57,6 +61,7 @@ async function main() {
     argv[major >= 30 ? 'testPathPatterns' : 'testPathPattern'] = opts.paths.map(pathPattern);
   }
   if (opts.name !== null) argv.testNamePattern = opts.name;
+  if (opts.list) return listTests(argv);
   // Without it, jest's "No tests found" calls process.exit(1) mid-run, the exit of a real
   // failure; with it, jest returns, and the launcher exits with its own code for that.
   argv.passWithNoTests = true;
@@ -76,6 +81,29 @@ async function main() {
     if (listeners[listeners.length - 1] === exitWithoutTeardown) process.exit();
   });
   if (globalConfig.forceExit) process.exit(code);
+}
+
+/** jest prints the list of --listTests --json on stdout as one line (jest 29 by
+ * console.log, jest 30 by a console of its own on process.stdout): what it wrote there
+ * during the listing is kept, and the last line that is a JSON array is the list. */
+async function listTests(argv) {
+  argv.listTests = true;
+  argv.json = true;
+  const projects = Array.isArray(argv.projects) && argv.projects.length > 0 ? [...argv.projects] : [process.cwd()];
+  const printed = [];
+  const write = process.stdout.write;
+  process.stdout.write = function keep(chunk, ...rest) {
+    printed.push(String(chunk));
+    return write.call(this, chunk, ...rest);
+  };
+  try {
+    await jest.runCLI(argv, projects);
+  } finally {
+    process.stdout.write = write;
+  }
+  const list = printed.join('').split('\n').reverse().find((line) => line.trim().startsWith('['));
+  if (list === undefined) throw new Error('run-tests launcher: jest --listTests printed no list');
+  writeUnits(JSON.parse(list));
 }
 
 main().catch((error) => {

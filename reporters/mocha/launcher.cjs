@@ -6,13 +6,16 @@
 // process ends before mocha's run does, a run_end saying where it stopped; the reporter
 // writes the rest. Usage (written by src/runners/mocha/runner.ts):
 //   node launcher.cjs <the script's mocha arguments> --run-tests --mocha <dir> --bin <path>
-//     --report <file> [--grep <regex>] [--all-specs] [files...]
+//     (--report <file> | --list) [--grep <regex>] [--all-specs] [files...]
+// --list: the spec files mocha's own collect-files finds for those arguments, written for
+// run-tests --shard (../shared/units-out.cjs); no test file is loaded.
 const fs = require('node:fs');
 const path = require('node:path');
 const { pathToFileURL } = require('node:url');
 const { spawn } = require('node:child_process');
 const writer = require('./report-writer.cjs');
 const { describeError, failureMessage } = require('../shared/errors.cjs');
+const { writeUnits } = require('../shared/units-out.cjs');
 
 const SENTINEL = '--run-tests';
 /** Set for the child when node flags made us start node again; removed before tests load. */
@@ -20,13 +23,14 @@ const RESPAWNED = 'RUN_TESTS_MOCHA_RESPAWNED';
 const STATE = Symbol.for('run-tests.mocha');
 
 function parseOwn(words) {
-  const own = { mocha: null, bin: null, report: null, grep: null, files: [] };
+  const own = { mocha: null, bin: null, report: null, list: false, grep: null, files: [] };
   for (let i = 0; i < words.length; i += 1) {
     const word = words[i];
     if (['--mocha', '--bin', '--report', '--grep'].includes(word)) own[word.slice(2)] = words[(i += 1)];
+    else if (word === '--list') own.list = true;
     else own.files.push(word);
   }
-  if (!own.mocha || !own.bin || !own.report) throw new Error('run-tests mocha launcher: --mocha, --bin and --report are required');
+  if (!own.mocha || !own.bin || (!own.report && !own.list)) throw new Error('run-tests mocha launcher: --mocha, --bin and --report (or --list) are required');
   return own;
 }
 
@@ -52,8 +56,12 @@ function loadMocha() {
   try {
     return { Mocha: fromMocha('lib/mocha'), loadOptions: fromMocha('lib/cli/options').loadOptions, ...fromMocha('lib/cli/node-flags') };
   } catch (error) {
-    writer.open(own.report);
     const why = String(error?.message ?? error).split('\n')[0];
+    if (own.list) {
+      console.error(`the mocha in ${own.mocha} cannot be run by run-tests: ${why}`);
+      return process.exit(1);
+    }
+    writer.open(own.report);
     writer.write({ event: 'unusable', code: 'RUNNER_UNSUPPORTED', message: `the mocha in ${own.mocha} cannot be run by run-tests: ${why}` });
     writer.flush();
     return process.exit(1);
@@ -76,7 +84,7 @@ if (nodeFlags.length > 0 && !respawned) {
     else process.exit(code ?? 1);
   });
 } else {
-  run().catch((error) => {
+  (own.list ? list() : run()).catch((error) => {
     console.error(error?.stack ?? error);
     process.exit(1);
   });
@@ -120,19 +128,47 @@ async function run() {
     writer.write({ event: 'run_end', pid: process.pid, interrupted: true, warnings });
   });
 
-  for (const key of Object.keys(options)) if (isNodeFlag(key)) delete options[key];
-  setOption(options, 'node-option', undefined);
-  if (own.files.length > 0) options._ = own.files;
+  selectFiles();
   if (own.grep !== null) {
     setOption(options, 'grep', own.grep);
     setOption(options, 'fgrep', undefined);
     setOption(options, 'invert', undefined);
   }
   setOption(options, 'reporter', path.join(__dirname, 'reporter.cjs'));
+  await startCli();
+}
+
+/** The options without node's flags (this process has them), and the files run-tests
+ * names in place of the spec. */
+function selectFiles() {
+  for (const key of Object.keys(options)) if (isNodeFlag(key)) delete options[key];
+  setOption(options, 'node-option', undefined);
+  if (own.files.length > 0) options._ = own.files;
+}
+
+async function startCli() {
   process.argv = [process.execPath, own.bin, ...userArgs];
   // An ES module from mocha 12, CommonJS before: import() loads either.
   const cli = await import(pathToFileURL(path.join(own.mocha, 'lib', 'cli', 'cli.js')).href);
   (cli.main ?? cli.default.main)([], options);
+}
+
+/** --list: mocha's CLI as a run goes (rc files, --require, spec, --ignore, --recursive,
+ * --extension), up to where it collects the files to load: there the spec files (not
+ * --file's, which every run loads first) are printed, and the process ends. */
+async function list() {
+  const collectFiles = fromMocha('lib/cli/collect-files');
+  // run.js takes runMocha from run-helpers when the CLI loads it, after this.
+  fromMocha('lib/cli/run-helpers').runMocha = async (_mocha, opts) => {
+    // As runMocha gives them to collect-files (mocha 9 to 12).
+    const { extension = [], ignore = [], recursive = false, sort = false, spec = [] } = opts;
+    const found = collectFiles({ extension, ignore, file: [], recursive, sort, spec });
+    // mocha 9 returns the files; mocha 10 and later { files, unmatchedFiles }.
+    writeUnits(Array.isArray(found) ? found : found.files);
+    process.exit(0);
+  };
+  selectFiles();
+  await startCli();
 }
 
 /** Which file is loading (so a load error names it), and where each test and hook is

@@ -4,12 +4,21 @@
  * `vitest ...` command line would show: vitest's threads pool shares this process's argv,
  * so tests that read it never see run-tests' options.
  *
- * node [node flags] launch.mjs --package <vitest dir> --report <file>
+ * node [node flags] launch.mjs --package <vitest dir> (--report <file> | --list)
  *      [--path <path>]... [--name <regex>] -- [the script's vitest arguments]
+ *
+ * A --path is exactly that file, or what is below that directory (given with a trailing
+ * `/`): vitest's own filter would take it as a part of a path, and `test/a.test.ts` would
+ * also select `test/a.test.tsx` and `other/test/a.test.ts`.
+ * --list: the files `vitest list --filesOnly` lists for the same arguments and selection
+ * (vitest's getRelevantTestSpecifications), written for run-tests --shard
+ * (../shared/units-out.cjs); nothing runs.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { NO_TEST_FILES_EXIT, parseLauncherArgs } from '../jest/launch-args.cjs';
+import { writeUnits } from '../shared/units-out.cjs';
 import RunTestsVitestReporter from './reporter.mjs';
 
 const opts = parseLauncherArgs(process.argv.slice(2));
@@ -29,6 +38,13 @@ try {
   const options = { ...parsed.options, run: true, watch: false, includeTaskLocation: true };
   if (opts.name !== null) options.testNamePattern = opts.name;
   ctx = await createVitest('test', options);
+  if (opts.paths.length > 0) selectExactly(ctx, opts.paths);
+  if (opts.list) {
+    const files = (await ctx.getRelevantTestSpecifications(filters)).map((spec) => spec.moduleId);
+    await ctx.close();
+    writeUnits([...new Set(files)]);
+    process.exit();
+  }
   ctx.reporters.push(new RunTestsVitestReporter(opts.report));
   try {
     await ctx.start(filters);
@@ -48,4 +64,29 @@ try {
   if (process.exitCode == null || process.exitCode === 0) process.exitCode = 1;
   if (ctx) await ctx.close().catch(() => {});
   process.exit();
+}
+
+/** Narrows the files vitest finds for its filters (the paths) to exactly those paths: a
+ * file itself, a directory (ending in `/`) what is below it, by the path given or its
+ * real path, where vitest 3 and 4 choose the files of a run and of a listing (start()
+ * and getRelevantTestSpecifications ask `specifications`). A vitest without it keeps
+ * its own filter. */
+function selectExactly(vitest, paths) {
+  const forms = paths.flatMap((p) => {
+    const real = realPath(p);
+    return real === null || real === p ? [p] : [p, p.endsWith('/') ? `${real}/` : real];
+  });
+  const selected = (file) => forms.some((p) => (p.endsWith('/') ? file.startsWith(p) : file === p));
+  const { specifications } = vitest;
+  const relevant = specifications?.getRelevantTestSpecifications;
+  if (typeof relevant !== 'function') return;
+  specifications.getRelevantTestSpecifications = async (...args) => (await relevant.apply(specifications, args)).filter((spec) => selected(spec.moduleId));
+}
+
+function realPath(p) {
+  try {
+    return fs.realpathSync(p);
+  } catch {
+    return null;
+  }
 }

@@ -8,7 +8,7 @@ import { leakWarning, type ProcessOutcome } from '../process/index.js';
 import { artifactPaths, checkArtifactsDir, clearArtifacts, ensureArtifactsDir, foreignLinks, type ArtifactPaths } from '../store/artifacts.js';
 import { readLastFailures, readLastFailuresOrSetAside, writeLastFailures, type LastFailures } from '../store/last-failures.js';
 import { recoverAbandoned } from './abandoned.js';
-import { buildReport, harnessErrorReport, nothingToRerun, type Context, type Parts } from './build-report.js';
+import { buildReport, harnessErrorReport, nothingToRerun, type Context } from './build-report.js';
 import { afterRun, beginRecord, completeRecord, DEFAULT_KEEP_RUNS, lockedOutWarning } from './run-record.js';
 import { runCommands } from './commands.js';
 import { HarnessError } from '../model/errors.js';
@@ -30,7 +30,7 @@ import { bindTree, type TreeBinding } from './drift.js';
 import { locateTests } from './locations.js';
 import { selectShard, shardSupport, unitOfTests } from './shard/select.js';
 import { recordEmptyShard } from './shard/empty.js';
-import { reportedTests, unitDurations } from './shard/report-fields.js';
+import { shardParts } from './shard/report-fields.js';
 
 /** A project's report, and every result it was built from (for exports such as JUnit). */
 export interface ProjectRun {
@@ -91,6 +91,7 @@ export async function runProject(request: RunRequest, selection: ProjectSelectio
       files: selection.files,
       selected: rerun?.selected ?? null,
       shard: shard?.info ?? null,
+      facts,
       notes: [...abandoned, ...(warning === null ? [] : [warning]), ...(chosen?.warnings ?? []), ...(shard?.warnings ?? []), ...planned.warnings],
       unrun: () => unrunWarnings({ root: selection.root, subprojects: projectsBelow(selection) }, request.cwd, ran),
     }, interrupts);
@@ -124,6 +125,8 @@ interface Execution extends Context {
   readonly selected: readonly FailedTestRecord[] | null;
   /** With --shard: the part this run is. */
   readonly shard: ShardInfo | null;
+  /** The project's facts, read before planning: which unit a test belongs to may depend on them. */
+  readonly facts: ProjectFacts;
   /** Warnings from planning the run. */
   readonly notes: readonly string[];
   /** The projects below that this run leaves out, named: walking the directories for them
@@ -247,7 +250,7 @@ async function finish(run: Execution, outcome: ProcessOutcome, follower: ReportF
       packages: report?.packages,
       notes: report?.notes,
       running: report?.running,
-      ...shardFields(run, tests),
+      ...shardParts(unitOfTests(adapter, run.facts), run.shard, tests, artifacts.log),
     });
     return { ...built, ...treeFields };
   });
@@ -255,15 +258,6 @@ async function finish(run: Execution, outcome: ProcessOutcome, follower: ReportF
 }
 
 const keepRuns = (request: RunRequest): number => request.keepRuns ?? DEFAULT_KEEP_RUNS;
-
-/** Every report's unit_durations; a shard's part and the tests it ran. */
-function shardFields(run: Execution, tests: readonly TestResult[]): Pick<Parts, 'unitDurations' | 'shard'> {
-  const durations = unitDurations(tests, unitOfTests(run.detection.adapter));
-  return {
-    ...(durations === undefined ? {} : { unitDurations: durations }),
-    ...(run.shard === null ? {} : { shard: { info: run.shard, tests: reportedTests(tests, run.artifacts.log) } }),
-  };
-}
 
 /** Runner.locate with the project's facts, read after the run and only for a failure without a line. */
 function locator(adapter: Runner, root: string): ((failure: FailedTest) => ReturnType<NonNullable<Runner['locate']>>) | null {

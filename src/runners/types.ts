@@ -130,8 +130,9 @@ export interface ShardSupport {
    * HarnessError when it cannot tell. */
   units(request: UnitsRequest): Promise<readonly ShardUnit[]>;
   /** The unit a test (a result or a recorded failure) belongs to, as `units` names it;
-   * null when unknown. Absent: the test's file. */
-  unitOf?(test: Pick<TestResult, 'id' | 'name' | 'file' | 'suite'>): string | null;
+   * null when unknown. Absent: the test's file. `facts` are the project's: go needs its
+   * module path to place a package's import path, cargo its manifests to find a target's file. */
+  unitOf?(test: Pick<TestResult, 'id' | 'name' | 'file' | 'suite'>, facts: ProjectFacts): string | null;
 }
 
 export interface Runner {

@@ -1,9 +1,20 @@
 import path from 'node:path';
-import type { ReportedTest, RunReport } from '../../model/report.js';
+import type { ReportedTest, RunReport, ShardInfo } from '../../model/report.js';
+import type { Parts } from '../build-report.js';
 import type { TestResult } from '../../model/results.js';
 import { isFailure, recordOf } from '../failures.js';
 import { addDuration } from './timings.js';
 import type { UnitOf } from './timings-file.js';
+
+/** What a run's report adds for --shard: every report's unit_durations; a shard's part
+ * and the tests it ran. */
+export function shardParts(unitOf: UnitOf, shard: ShardInfo | null, tests: readonly TestResult[], log: string): Pick<Parts, 'unitDurations' | 'shard'> {
+  const durations = unitDurations(tests, unitOf);
+  return {
+    ...(durations === undefined ? {} : { unitDurations: durations }),
+    ...(shard === null ? {} : { shard: { info: shard, tests: reportedTests(tests, log) } }),
+  };
+}
 
 /** `unit_durations`: the ms of each unit's tests that gave a duration, summed. A unit
  * none of whose tests gave one is absent (unknown, never 0); so is the field when no

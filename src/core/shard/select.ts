@@ -43,14 +43,18 @@ export function shardSupport(runner: Runner): ShardSupport {
   return runner.shard;
 }
 
-export const unitOfTests = (runner: Runner): UnitOf => runner.shard?.unitOf?.bind(runner.shard) ?? ((test) => test.file);
+/** The unit a test belongs to: the runner's ShardSupport.unitOf, or the test's file. */
+export function unitOfTests(runner: Runner, facts: ProjectFacts): UnitOf {
+  const support = runner.shard;
+  return support?.unitOf ? (test) => support.unitOf?.(test, facts) ?? null : (test) => test.file;
+}
 
 /** Lists the units, weighs them, partitions them and takes this run's part. */
 export async function selectShard(input: ShardInput): Promise<ShardSelection> {
   const spec = input.request.shard;
   if (!spec) throw new Error('selectShard needs request.shard');
   const support = shardSupport(input.runner);
-  const unitOf = unitOfTests(input.runner);
+  const unitOf = unitOfTests(input.runner, input.facts);
   const listed = await support.units({ root: input.root, facts: input.facts, files: input.files, env: input.request.env,
     reportersDir: input.request.reportersDir, runnerArgs: input.request.runnerArgs ?? [] });
   const { units, orphans } = input.chosen ? failedUnits(listed, input.chosen.runnable, unitOf) : { units: listed, orphans: [] };

@@ -129,6 +129,33 @@ export interface LauncherSpec {
   readonly bin: string;
 }
 
+/** What a launcher's command is built from: a run's plan, or a listing of its files. */
+export interface LauncherContext {
+  readonly root: string;
+  readonly facts: ProjectFacts;
+  readonly reportersDir: string;
+  readonly runnerArgs?: readonly string[];
+}
+
+/** The launcher's command for a selection: `output` is `--report <file>` for a run,
+ * `--list` for the listing of the files that run would run. */
+export function launcherCommand(context: LauncherContext, spec: LauncherSpec, output: readonly string[]): (selection: Selection) => string[] {
+  const { facts, root } = context;
+  const pkg = packageJson(facts) ?? {};
+  const script = testScript(pkg);
+  const own = script.runner === spec.runner;
+  const dir = localPackage(facts, spec.runner);
+  const launcher = path.join(context.reportersDir, spec.runner, spec.launcher);
+  return ({ files, name }) => [
+    'node', ...(own ? script.nodeArgs : []), launcher,
+    '--package', dir, ...output,
+    // A directory ends in `/`: the launcher selects what is below it, a file is itself.
+    ...files.flatMap((f) => ['--path', `${path.join(root, f)}${facts.isDirectory(f) ? '/' : ''}`]),
+    ...(name === null ? [] : ['--name', name]),
+    '--', ...(own ? [...wrapperConfigArgs(facts, pkg, script, spec.runner), ...script.args] : []), ...(context.runnerArgs ?? []),
+  ];
+}
+
 export function launcherInvocation(request: PlanRequest, spec: LauncherSpec): Invocation {
   const { facts } = request;
   const pkg = packageJson(facts) ?? {};
@@ -137,14 +164,7 @@ export function launcherInvocation(request: PlanRequest, spec: LauncherSpec): In
   const dir = localPackage(facts, spec.runner);
   const report = request.artifacts.file(`${spec.runner}-events.jsonl`);
   const launcher = path.join(request.reportersDir, spec.runner, spec.launcher);
-  const command = ({ files, name }: Selection): string[] => [
-    'node', ...(own ? script.nodeArgs : []), launcher,
-    '--package', dir, '--report', report,
-    // A directory ends in `/`: vitest takes a path as a prefix, and `tests` would also select `tests2/`.
-    ...files.flatMap((f) => ['--path', `${path.join(request.root, f)}${facts.isDirectory(f) ? '/' : ''}`]),
-    ...(name === null ? [] : ['--name', name]),
-    '--', ...(own ? [...wrapperConfigArgs(facts, pkg, script, spec.runner), ...script.args] : []), ...(request.runnerArgs ?? []),
-  ];
+  const command = launcherCommand(request, spec, ['--report', report]);
   const [first, ...then] = request.rerun ? rerunSelections(request.rerun, spec.nameSeparator) : [{ files: request.files, name: nameFilter(request) }];
   const notes = [
     ...(script.note ? [script.note] : []),

@@ -1,5 +1,6 @@
 import { JEST_NAME_SEPARATOR } from './events.js';
-import { chooseNodeRunner, launcherInvocation, NODE_INSTALL_HINT, nodeDetectionMiss } from '../../ecosystems/node/project.js';
+import { chooseNodeRunner, launcherInvocation, NODE_INSTALL_HINT, nodeDetectionMiss, type LauncherSpec } from '../../ecosystems/node/project.js';
+import { launcherShard } from '../../ecosystems/node/units.js';
 import { supportedPackage } from '../../ecosystems/node/versions.js';
 import type { Runner, Invocation, PlanRequest } from '../types.js';
 import { jsTestsAt } from '../../ecosystems/node/defined-tests.js';
@@ -17,6 +18,8 @@ const REFUSED: Readonly<Record<string, string>> = {
   '--help': 'it prints help and runs no test',
   '--version': 'it prints the version and runs no test',
 };
+
+const LAUNCHER: LauncherSpec = { runner: 'jest', launcher: 'launch.cjs', nameSeparator: JEST_NAME_SEPARATOR, parser: 'jest', bin: 'bin/jest.js' };
 
 export const jest: Runner = {
   id: 'jest',
@@ -39,7 +42,7 @@ export const jest: Runner = {
    * with scripts.test's node flags, environment and jest arguments, plus our reporter. */
   plan(request: PlanRequest): Invocation {
     supportedPackage(request.facts, 'jest');
-    return launcherInvocation(request, { runner: 'jest', launcher: 'launch.cjs', nameSeparator: JEST_NAME_SEPARATOR, parser: 'jest', bin: 'bin/jest.js' });
+    return launcherInvocation(request, LAUNCHER);
   },
 
   refusedArgument: (args) => refusedOption('jest', args, REFUSED),
@@ -49,4 +52,7 @@ export const jest: Runner = {
     const tests = jsTestsAt('jest', file, at, facts.read(file)).map((chain) => chain.map((block) => block.name).join(JEST_NAME_SEPARATOR));
     return { tests: tests.map((name) => ({ id: testId(file, name), test_name: name, file, line: null, status: 'failed' as const, message: '' })) };
   },
+
+  /** --shard: test files, as jest --listTests lists them (docs/runners/jest.md). */
+  shard: launcherShard(LAUNCHER),
 };

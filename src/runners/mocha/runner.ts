@@ -1,20 +1,13 @@
 import path from 'node:path';
 import type { FailedTestRecord } from '../../model/results.js';
-import { mochaTestFile, withoutSpecs } from './spec.js';
-import { expandDirectories, fileOperand } from '../../ecosystems/node/files.js';
+import { withoutSpecs } from './spec.js';
+import { mochaCommand, mochaFiles, mochaShard, type Selection } from './command.js';
 import { chooseNodeRunner, escapeJsRegex, localBin, shownBin, NODE_INSTALL_HINT, nodeDetectionMiss, packageJson, testScript, type TestScript } from '../../ecosystems/node/project.js';
-import { supportedPackage } from '../../ecosystems/node/versions.js';
 import type { Runner, Invocation, PlanRequest } from '../types.js';
 import { jsTestsAt } from '../../ecosystems/node/defined-tests.js';
 import { mochaId } from './events.js';
 import { refusedOption } from '../../project/runner-args.js';
 
-/** Escapes text for a JavaScript regular expression, matching it literally. */
-/** What one mocha process runs: files (none = the project's own spec) and a grep. */
-interface Selection {
-  readonly files: readonly string[];
-  readonly grep: string | null;
-}
 
 export const mocha: Runner = {
   id: 'mocha',
@@ -46,17 +39,11 @@ export const mocha: Runner = {
     const pkg = packageJson(facts) ?? {};
     const script = testScript(pkg);
     const own = script.runner === 'mocha';
-    const dir = supportedPackage(facts, 'mocha');
-    const bin = localBin(facts, 'mocha');
     const report = request.artifacts.file('mocha-events.jsonl');
+    const command = mochaCommand(request, ['--report', report]);
+    const bin = localBin(facts, 'mocha');
     const launcher = path.join(request.reportersDir, 'mocha', 'launcher.cjs');
-    const command = (selection: Selection): string[] => [
-      'node', ...(own ? script.nodeArgs : []), launcher, ...(own ? script.args : []), ...(request.runnerArgs ?? []),
-      '--run-tests', '--mocha', dir, '--bin', bin, '--report', report,
-      ...(selection.grep === null ? [] : ['--grep', selection.grep]),
-      ...selection.files.map(fileOperand),
-    ];
-    const files = expandDirectories(facts, request.files, mochaTestFile(facts, own ? script.args : []));
+    const files = mochaFiles(request);
     const [first, ...then] = request.rerun ? rerunSelections(request.rerun) : [{ files, grep: nameGrep(request) }];
     // As a person runs it: the project's mocha, with the script's node flags if it has any.
     const shown = own && script.nodeArgs.length > 0 ? ['node', ...script.nodeArgs, bin] : shownBin(facts, 'mocha');
@@ -71,6 +58,9 @@ export const mocha: Runner = {
       reports: [{ path: report, parser: 'mocha' }],
     };
   },
+
+  /** --shard: the spec files mocha's own collect-files finds (docs/runners/mocha.md). */
+  shard: mochaShard,
 };
 
 /** The launcher's command as mocha's: the script's arguments (without its spec when

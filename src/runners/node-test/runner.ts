@@ -1,10 +1,10 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { FailedTestRecord } from '../../model/results.js';
-import type { ProjectFacts } from '../../project/facts.js';
 import { nodeTestId, parseNodeTestId } from './id.js';
 import { jsTestsAt } from '../../ecosystems/node/defined-tests.js';
-import { expandDirectories, expandGlobs, fileOperand, isNodeTestFile } from '../../ecosystems/node/files.js';
+import { expandDirectories, fileOperand, isNodeTestFile } from '../../ecosystems/node/files.js';
+import { nodeTestShard, scriptOperands } from './units.js';
 import { chooseNodeRunner, escapeJsRegex, nodeDetectionMiss, packageJson, testScript, type TestScript } from '../../ecosystems/node/project.js';
 import type { Runner, Invocation, PlanRequest } from '../types.js';
 import { refusedOption } from '../../project/runner-args.js';
@@ -99,6 +99,9 @@ export const nodeTest: Runner = {
     };
   },
 
+  /** --shard: the test files node runs (docs/runners/node-test.md). */
+  shard: nodeTestShard,
+
   /** A test with subtests is reported as its subtests: they speak for it. */
   covers(record, result) {
     const [parent, child] = [parseNodeTestId(record.id, record.file), parseNodeTestId(result.id, result.file)];
@@ -127,14 +130,6 @@ export function splitNodeArgs(args: readonly string[]): { flags: string[]; repor
   }
   const reporters = names.map((name, k) => [`--test-reporter=${name}`, `--test-reporter-destination=${destinations[k] ?? 'stdout'}`]);
   return { flags, reporters, patterns: patterns.map((p) => `--test-name-pattern=${p}`) };
-}
-
-/** node 20 does not expand a glob it is given (node 21 and later do): run-tests expands
- * the script's globs for it, as the shell that runs `npm test` does. */
-const NODE_EXPANDS_GLOBS = Number(process.versions.node.split('.')[0]) >= 21;
-
-function scriptOperands(facts: ProjectFacts, args: readonly string[]): readonly string[] {
-  return NODE_EXPANDS_GLOBS ? args : expandGlobs(facts, args);
 }
 
 function namePattern({ name }: PlanRequest): string | null {

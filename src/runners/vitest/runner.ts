@@ -1,5 +1,6 @@
 import { VITEST_NAME_SEPARATOR } from './events.js';
-import { chooseNodeRunner, launcherInvocation, NODE_INSTALL_HINT, nodeDetectionMiss } from '../../ecosystems/node/project.js';
+import { chooseNodeRunner, launcherInvocation, NODE_INSTALL_HINT, nodeDetectionMiss, type LauncherSpec } from '../../ecosystems/node/project.js';
+import { launcherShard } from '../../ecosystems/node/units.js';
 import { supportedPackage } from '../../ecosystems/node/versions.js';
 import type { Runner, Invocation, PlanRequest } from '../types.js';
 import { jsTestsAt } from '../../ecosystems/node/defined-tests.js';
@@ -18,6 +19,8 @@ const REFUSED: Readonly<Record<string, string>> = {
   '--version': 'it prints the version and runs no test',
   '-v': 'it prints the version and runs no test',
 };
+
+const LAUNCHER: LauncherSpec = { runner: 'vitest', launcher: 'launch.mjs', nameSeparator: VITEST_NAME_SEPARATOR, parser: 'vitest', bin: 'vitest.mjs' };
 
 export const vitest: Runner = {
   id: 'vitest',
@@ -38,7 +41,7 @@ export const vitest: Runner = {
    * environment and vitest arguments, plus our reporter. */
   plan(request: PlanRequest): Invocation {
     supportedPackage(request.facts, 'vitest');
-    return launcherInvocation(request, { runner: 'vitest', launcher: 'launch.mjs', nameSeparator: VITEST_NAME_SEPARATOR, parser: 'vitest', bin: 'vitest.mjs' });
+    return launcherInvocation(request, LAUNCHER);
   },
 
   refusedArgument: (args) => refusedOption('vitest', args, REFUSED),
@@ -48,4 +51,7 @@ export const vitest: Runner = {
     const tests = jsTestsAt('vitest', file, at, facts.read(file)).map((chain) => chain.map((block) => block.name).join(VITEST_NAME_SEPARATOR));
     return { tests: tests.map((name) => ({ id: testId(file, name), test_name: name, file, line: null, status: 'failed' as const, message: '' })) };
   },
+
+  /** --shard: test files, as vitest list --filesOnly lists them (docs/runners/vitest.md). */
+  shard: launcherShard(LAUNCHER),
 };
