@@ -1,5 +1,6 @@
 import { floodMemory } from './flood-memory.js';
 import { linearityBench } from './linearity.js';
+import { mergeBench } from './merge.js';
 import { minitestOverhead } from './minitest-overhead.js';
 import { parsers } from './parsers.js';
 import { processLimits } from './process.js';
@@ -10,4 +11,4 @@ import { startup } from './startup.js';
 import { treeBinding } from './tree-binding.js';
 
 /** Every benchmark, in the order `npm run bench` runs them. */
-export const benchmarks = [startup, minitestOverhead, runnerOverhead, parsers, linearityBench, floodMemory, processLimits, treeBinding, runRecord, shardBalance];
+export const benchmarks = [startup, minitestOverhead, runnerOverhead, parsers, linearityBench, floodMemory, processLimits, treeBinding, runRecord, mergeBench, shardBalance];

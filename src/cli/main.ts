@@ -10,7 +10,7 @@ import { parseCount, parseIds, parseKeepRuns, parseMaxFailures, parseName, parse
 import { resolveJunitPath } from './junit-path.js';
 import { shardRequest } from './shard.js';
 import type { RunReport } from '../model/report.js';
-import type { TestResult } from '../model/results.js';
+import type { JunitTest } from '../render/junit.js';
 import { packageRoot } from './package-root.js';
 import { liveDisplay } from './live.js';
 import { visible } from '../render/visible.js';
@@ -118,10 +118,10 @@ async function run(files: string[], options: RunOptions, runnerArgs: readonly st
 
 /** After the run: a write that fails now (a full disk) is a warning, never the exit code,
  * which stays the run's. The path was checked before the run (resolveJunitPath). */
-async function writeJunit(file: string, report: RunReport, tests: readonly TestResult[]): Promise<void> {
-  const [{ renderJunit }, { writeFileAtomic }] = await Promise.all([import('../render/junit.js'), import('../store/atomic.js')]);
+async function writeJunit(file: string, report: RunReport, tests: readonly JunitTest[]): Promise<void> {
+  const [{ junitChunks }, { writeFileAtomic }] = await Promise.all([import('../render/junit.js'), import('../store/atomic.js')]);
   try {
-    writeFileAtomic(file, renderJunit(report, tests));
+    writeFileAtomic(file, junitChunks(report, tests));
   } catch (error) {
     process.stderr.write(`run-tests: warning: --junit ${file} was not written: ${(error as Error).message}\n`);
   }
@@ -139,11 +139,11 @@ async function parse(file: string, options: { format?: string; json?: boolean; c
 }
 
 /** `run-tests merge`: shard reports combined into one, reported as a run is. */
-async function merge(files: string[], options: { json?: boolean; junit?: string; maxFailures: string }): Promise<void> {
+async function merge(files: string[], options: { json?: boolean; junit?: string; maxFailures: string; allowNoTests?: boolean }): Promise<void> {
   const cwd = process.cwd();
   const maxFailures = parseMaxFailures(options.maxFailures);
   const junitPath = options.junit === undefined ? null : resolveJunitPath(cwd, options.junit, files.map((f) => path.resolve(cwd, f)));
-  const { report, tests } = (await import('./merge-command.js')).mergeFiles(cwd, files, maxFailures);
+  const { report, tests } = (await import('./merge-command.js')).mergeFiles(cwd, files, { maxFailures, allowNoTests: options.allowNoTests === true });
   if (junitPath !== null) await writeJunit(junitPath, report, tests);
   if (process.env['GITHUB_ACTIONS'] === 'true') await (await import('./github.js')).githubActions(process.env, options.json === true)?.finish(report);
   exit(report.exit_code, (await loadRenderer(options.json === true))(report));
@@ -263,6 +263,7 @@ function program(runnerArgs: readonly string[] | null): Command {
     .addOption(new Option('--json', 'print the merged JSON report'))
     .option('--junit <path>', "also write every shard's tests as JUnit XML")
     .option('--max-failures <n>', 'list at most n failures in the report; 0 for no cap', String(DEFAULT_MAX_FAILURES))
+    .option('--allow-no-tests', 'no test run in any shard exits 0 (the status stays no_tests)')
     .action(merge);
   cli.command('show')
     .description("print a stored run's report as it was first printed (the latest completed run by default)")

@@ -7,8 +7,8 @@ import { kindOf } from './options.js';
  * path relative to `cwd`). A file that cannot be read is named in the merge's error
  * (exit 3) like any other part at fault, rather than a usage error: in CI it is a shard
  * whose report did not arrive. */
-export function mergeFiles(cwd: string, files: readonly string[], maxFailures: number | null): Merged {
-  return mergeShards(readAll(cwd, files), { cwd, maxFailures });
+export function mergeFiles(cwd: string, files: readonly string[], options: { maxFailures: number | null; allowNoTests: boolean }): Merged {
+  return mergeShards(readAll(cwd, files), { cwd, ...options });
 }
 
 function* readAll(cwd: string, files: readonly string[]): Generator<MergeInput> {

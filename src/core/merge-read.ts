@@ -1,13 +1,27 @@
 import { SCHEMA_VERSION, type ReportedTest, type RunReport, type ShardInfo } from '../model/report.js';
-import type { RunStatus } from '../model/results.js';
+import type { RunStatus, TestStatus } from '../model/results.js';
 
 /** One report file given to `run-tests merge`: its text, or why it could not be read. */
 export type MergeInput = { readonly path: string; readonly text: string } | { readonly path: string; readonly unreadable: string };
 
-/** A shard report that can take part in a merge. */
+/** A shard report that can take part in a merge: the report without its `tests`, which
+ * are kept as JUnit needs them, the report's own copies let go. */
 export interface ShardPart {
   readonly path: string;
-  readonly report: RunReport & { readonly shard: ShardInfo; readonly tests: readonly ReportedTest[] };
+  readonly report: RunReport & { readonly shard: ShardInfo };
+  readonly tests: readonly MergedTest[];
+}
+
+/** A test of a shard as the merge keeps it: a result without its id, which neither JUnit
+ * nor the merge's checks read (a large merge holds 400,000 of them). */
+export interface MergedTest {
+  readonly name: string;
+  readonly file: string | null;
+  readonly line: number | null;
+  readonly status: TestStatus;
+  readonly durationMs?: number | undefined;
+  readonly suite?: string | undefined;
+  readonly message?: string | undefined;
 }
 
 /** A file that cannot take part, and why, in words that name it. */
@@ -25,6 +39,8 @@ const COMPLETED: readonly RunStatus[] = ['passed', 'failed', 'no_tests'];
 export function readShardReport(input: MergeInput): ShardPart | Refused {
   const refused = (problem: string): Refused => ({ path: input.path, problem: `${input.path}: ${problem}` });
   if ('unreadable' in input) return refused(`could not be read: ${input.unreadable}`);
+  // What a shard leaves when it was stopped before printing its report (`> shard.json`).
+  if (input.text.trim() === '') return refused('is empty: the shard printed no report (was it stopped before its end?)');
   let value: unknown;
   try {
     value = JSON.parse(input.text);
@@ -36,14 +52,44 @@ export function readShardReport(input: MergeInput): ShardPart | Refused {
   }
   if (value['source'] !== 'run') return refused(`is not the report of a run (source ${JSON.stringify(value['source'])}); merge takes the reports of \`run-tests --shard i/n --json\``);
   const shard = value['shard'];
-  if (shard === undefined) return refused('is not a shard report (no "shard": it was not run with --shard i/n)');
-  const shape = shardProblem(shard) ?? reportProblem(value);
-  if (shape !== null) return refused(`is not a well-formed shard report: ${shape}`);
-  const { index, count } = shard as ShardInfo;
+  const shardShape = shard === undefined ? 'no "shard"' : shardProblem(shard);
+  // Told first: a run that stopped may lack what a complete shard report has.
   if (!COMPLETED.includes(value['status'] as RunStatus)) {
-    return refused(`shard ${index} of ${count} did not complete: its status is ${value['status']}, and only a passed, failed or no_tests run holds all its tests`);
+    return refused(`${incomplete(value, shardShape === null ? shard as ShardInfo : null)}, and only a passed, failed or no_tests run holds all its tests`);
   }
-  return { path: input.path, report: value as unknown as ShardPart['report'] };
+  if (shard === undefined) return refused('is not a shard report (no "shard": it was not run with --shard i/n)');
+  const shape = shardShape ?? reportProblem(value);
+  if (shape !== null) return refused(`is not a well-formed shard report: ${shape}`);
+  const { tests, ...report } = value as unknown as ShardPart['report'] & { tests: readonly ReportedTest[] };
+  return { path: input.path, report, tests: mergedTests(tests) };
+}
+
+/** The tests as JUnit needs them, every one of the same shape (absent fields undefined).
+ * The tests of a file share one copy of its path: JSON.parse gives each its own. */
+function mergedTests(tests: readonly ReportedTest[]): MergedTest[] {
+  const files = new Map<string, string>();
+  const shared = (file: string): string => {
+    const known = files.get(file);
+    if (known !== undefined) return known;
+    files.set(file, file);
+    return file;
+  };
+  return tests.map((t) => ({
+    name: t.name,
+    file: t.file === null ? null : shared(t.file),
+    line: t.line,
+    status: t.status,
+    durationMs: t.duration_ms ?? undefined,
+    suite: t.suite,
+    message: t.status === 'failed' || t.status === 'error' ? t.message ?? '' : t.message,
+  }));
+}
+
+/** `shard 2 of 4 did not complete: its status is error (RUNNER_MISSING)`. */
+function incomplete(report: Record<string, unknown>, shard: ShardInfo | null): string {
+  const error = report['error'];
+  const code = isObject(error) && typeof error['code'] === 'string' ? ` (${error['code']})` : '';
+  return `${shard === null ? 'the run' : `shard ${shard.index} of ${shard.count}`} did not complete: its status is ${String(report['status'])}${code}`;
 }
 
 function shardProblem(shard: unknown): string | null {

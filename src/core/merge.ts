@@ -1,31 +1,33 @@
-import { SCHEMA_VERSION, type MergePart, type ReportedTest, type RunReport } from '../model/report.js';
-import type { RunStatus, Summary, TestResult } from '../model/results.js';
+import { SCHEMA_VERSION, type MergePart, type RunReport } from '../model/report.js';
+import type { RunStatus, Summary } from '../model/results.js';
 import { DEFAULT_MAX_FAILURES } from '../model/request.js';
 import { exitCodeOf } from '../model/exit-codes.js';
 import { capFailures } from './failures.js';
 import { checkParts } from './merge-checks.js';
-import { readShardReport, type MergeInput, type Refused, type ShardPart } from './merge-read.js';
+import { readShardReport, type MergedTest, type MergeInput, type Refused, type ShardPart } from './merge-read.js';
 
 export type { MergeInput } from './merge-read.js';
 
-/** The merged report, and every test of its parts (for JUnit); none when it is `error`. */
 export interface MergeOptions {
   /** Where merge was started: the project root of a merge without any shard report. */
   readonly cwd: string;
   /** --max-failures (DEFAULT_MAX_FAILURES when absent; null: no cap). */
   readonly maxFailures?: number | null;
+  /** --allow-no-tests: a merge that ran no test exits 0, as such a run does. */
+  readonly allowNoTests?: boolean;
 }
 
+/** The merged report, and every test of its parts (for JUnit); none when it is `error`. */
 export interface Merged {
   readonly report: RunReport;
-  readonly tests: readonly TestResult[];
+  readonly tests: readonly MergedTest[];
 }
 
 /** `run-tests merge`: shard reports of one partition, each shard exactly once and each
  * a completed run, combined into one report by the rules of a single run. Anything less
  * is `error`, naming every file and every shard at fault: never a pass. */
 export function mergeShards(inputs: Iterable<MergeInput>, options: MergeOptions): Merged {
-  const { cwd, maxFailures = DEFAULT_MAX_FAILURES } = options;
+  const { maxFailures = DEFAULT_MAX_FAILURES } = options;
   // One input at a time: a file's text is dropped once read, only its report is kept.
   const read: (ShardPart | Refused)[] = [];
   for (const input of inputs) read.push(readShardReport(input));
@@ -34,11 +36,11 @@ export function mergeShards(inputs: Iterable<MergeInput>, options: MergeOptions)
   // With no shard report at all there is no partition to say which shards are missing.
   const checked = parts.length === 0 ? { problems: refused.length > 0 ? [] : ['no shard report to merge'], parts: [] } : checkParts(parts);
   const problems = [...refused, ...checked.problems];
-  if (problems.length > 0) return { report: invalidMerge(parts, problems, cwd), tests: [] };
-  return { report: combine(checked.parts, maxFailures, cwd), tests: checked.parts.flatMap((p) => p.report.tests.map(testResult)) };
+  if (problems.length > 0) return { report: invalidMerge(parts, problems, options), tests: [] };
+  return { report: combine(checked.parts, maxFailures, options), tests: checked.parts.flatMap((p) => p.tests) };
 }
 
-function combine(parts: readonly ShardPart[], maxFailures: number | null, cwd: string): RunReport {
+function combine(parts: readonly ShardPart[], maxFailures: number | null, options: MergeOptions): RunReport {
   const reports = parts.map((p) => p.report);
   const summary = sumSummaries(reports.map((r) => r.summary));
   const status = mergedStatus(reports.map((r) => r.status));
@@ -46,7 +48,7 @@ function combine(parts: readonly ShardPart[], maxFailures: number | null, cwd: s
   const packages = reports.flatMap((r) => r.packages ?? []);
   const drift = reports.filter((r) => r.drift !== undefined);
   return {
-    ...base(parts, cwd, status, `merged from ${count} shard reports of partition ${reports[0]?.shard.partition ?? ''}`),
+    ...base(parts, options, status, `merged from ${count} shard reports of partition ${reports[0]?.shard.partition ?? ''}`),
     framework: unique(reports.map((r) => r.framework)),
     // The shards ran side by side: the merged run took as long as its longest part.
     duration_ms: Math.max(0, ...reports.map((r) => r.duration_ms)),
@@ -56,7 +58,7 @@ function combine(parts: readonly ShardPart[], maxFailures: number | null, cwd: s
     // Each shard's list is capped by its own --max-failures already; together once more.
     ...capFailures(reports.flatMap((r) => r.failed_tests), maxFailures, reports.reduce((sum, r) => sum + (r.truncated?.failed_tests ?? 0), 0)),
     rerun: sumReruns(reports),
-    warnings: [...revisionWarning(parts), ...reports.flatMap((r) => r.warnings.map((w) => `shard ${r.shard.index}/${r.shard.count}: ${w}`))],
+    warnings: [...revisionWarning(parts), ...reports.flatMap(shardWarnings)],
     ...(packages.length > 0 ? { packages } : {}),
     ...sameRevision(reports),
     ...(drift.length > 0 ? { drift: drift.some((r) => r.drift === true) } : {}),
@@ -64,20 +66,26 @@ function combine(parts: readonly ShardPart[], maxFailures: number | null, cwd: s
   };
 }
 
+/** A shard's warnings, each saying which shard's it is (`shard 2/4: …`) unless it does. */
+function shardWarnings({ shard, warnings }: ShardPart['report']): string[] {
+  const name = `shard ${shard.index}/${shard.count}`;
+  return warnings.map((w) => (w.startsWith(`${name} `) ? w : `${name}: ${w}`));
+}
+
 /** What every merged report holds; a valid one overwrites the rest. */
-function base(parts: readonly ShardPart[], cwd: string, status: RunStatus, reason: string): RunReport {
+function base(parts: readonly ShardPart[], options: MergeOptions, status: RunStatus, reason: string): RunReport {
   return {
     schema_version: SCHEMA_VERSION,
     source: 'merged',
     run_id: null,
     status,
-    exit_code: exitCodeOf(status, false),
+    exit_code: exitCodeOf(status, options.allowNoTests === true),
     framework: null,
     reason,
     command: null,
     // The shards ran the same project, perhaps checked out at different paths: the
     // first's is shown, and every file in the report is relative to it.
-    project_root: parts[0]?.report.project_root ?? cwd,
+    project_root: parts[0]?.report.project_root ?? options.cwd,
     exit_status: null,
     signal: null,
     timed_out: false,
@@ -98,8 +106,8 @@ function base(parts: readonly ShardPart[], cwd: string, status: RunStatus, reaso
 }
 
 /** Counts of a merge that does not hold are unknown, never 0. */
-function invalidMerge(parts: readonly ShardPart[], problems: readonly string[], cwd: string): RunReport {
-  const report = base(parts, cwd, 'error', 'the shard reports given do not make one whole run');
+function invalidMerge(parts: readonly ShardPart[], problems: readonly string[], options: MergeOptions): RunReport {
+  const report = base(parts, options, 'error', 'the shard reports given do not make one whole run');
   return { ...report, error: { code: 'MERGE_INVALID', message: `the shard reports cannot be merged: ${problems.join('; ')}` } };
 }
 
@@ -108,7 +116,7 @@ const partOf = ({ path, report }: ShardPart): MergePart => ({ path, index: repor
 /** The worst status of the parts (failed, then no_tests: run.ts' order), with one
  * exception: a shard that ran no test (more shards than units, or units without tests)
  * is not the whole run's verdict; the merge is no_tests only when no shard ran a test. */
-export function mergedStatus(statuses: readonly RunStatus[]): RunStatus {
+function mergedStatus(statuses: readonly RunStatus[]): RunStatus {
   if (statuses.includes('failed')) return 'failed';
   return statuses.includes('passed') ? 'passed' : 'no_tests';
 }
@@ -158,11 +166,3 @@ function unique(values: readonly (string | null)[]): string | null {
 const known = (times: readonly (string | null)[]): string[] => times.filter((t): t is string => typeof t === 'string').sort();
 const earliest = (times: readonly (string | null)[]): string | null => known(times)[0] ?? null;
 const latest = (times: readonly (string | null)[]): string | null => known(times).at(-1) ?? null;
-
-/** A shard's test as a result again, for JUnit; a failure without a message has ''. */
-function testResult(t: ReportedTest): TestResult {
-  const common = { id: t.id, name: t.name, file: t.file, line: t.line, ...(t.duration_ms === null ? {} : { durationMs: t.duration_ms }), ...(t.suite === undefined ? {} : { suite: t.suite }) };
-  if (t.status === 'failed' || t.status === 'error') return { ...common, status: t.status, message: t.message ?? '' };
-  if (t.status === 'skipped') return { ...common, status: 'skipped', ...(t.message === undefined ? {} : { message: t.message }) };
-  return { ...common, status: 'passed' };
-}

@@ -29,7 +29,7 @@ export function renderHuman(report: RunReport, c: ChalkInstance): string {
     lines.push('', c.bold(`Failures (${count}):`));
     report.failed_tests.forEach((t, i) => lines.push(...failure(t, i + 1, c)));
   }
-  if (left > 0) lines.push('', c.yellow(`… ${left} more ${left === 1 ? 'failure' : 'failures'} not listed (--max-failures); all are in ${visible(report.failures_file ?? 'the log')}`));
+  if (left > 0) lines.push('', c.yellow(`… ${left} more ${left === 1 ? 'failure' : 'failures'} not listed (--max-failures); all are in ${visible(report.failures_file ?? (report.source === 'merged' ? "the shards' reports (their tests)" : 'the log'))}`));
   if (report.warnings.length > 0) {
     lines.push('');
     for (const w of report.warnings) lines.push(c.yellow(`warning: ${visible(w, { lines: true })}`));

@@ -14,27 +14,33 @@ import type { RunStatus, TestResult } from '../model/results.js';
  * forbids, and test output is full of both. Checked with 5.12.1: `{ testcase: { name:
  * 'line\nbreak', message: 'nul\u0000' } }` is built as `name="line` + a raw newline +
  * `break" message="nul` + a raw NUL, which libxml2 and Java read as `line break` or refuse. */
-export function renderJunit(report: RunReport, tests: readonly TestResult[]): string {
-  const suites = [...groupBySuite(report, tests), ...harnessSuite(report, tests)];
-  const all = suites.flatMap((s) => s.cases);
-  const lines = [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites${attributes({ name: `run-tests ${report.framework ?? ''}`.trim(), ...counts(all, false) })}>`,
-    ...suites.flatMap(renderSuite),
-    '</testsuites>',
-  ];
-  return `${lines.join('\n')}\n`;
+export function renderJunit(report: RunReport, tests: readonly JunitTest[]): string {
+  return [...junitChunks(report, tests)].join('');
 }
 
-interface Case {
+/** The same XML a suite at a time, for writing it out without holding it all: a merge's
+ * JUnit of 400,000 tests is 80 MB of text. */
+export function* junitChunks(report: RunReport, tests: readonly JunitTest[]): Generator<string> {
+  const suites = [...groupBySuite(report, tests), ...harnessSuite(report, tests)];
+  const name = `run-tests ${report.framework ?? ''}`.trim();
+  yield `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites${attributes({ name, ...counts(suites.flatMap((s) => s.cases), false) })}>\n`;
+  for (const suite of suites) yield renderSuite(suite);
+  yield '</testsuites>\n';
+}
+
+/** What a testcase shows of a test (a TestResult, or a merge's test, which has no id);
+ * `classname` is its suite's name. */
+export interface JunitTest {
   readonly name: string;
-  readonly classname: string;
   readonly file: string | null;
   readonly line: number | null;
-  readonly durationMs: number | undefined;
+  readonly durationMs?: number | undefined;
   readonly status: TestResult['status'];
-  readonly message: string | undefined;
+  readonly message?: string | undefined;
+  readonly suite?: string | undefined;
 }
+
+type Case = JunitTest;
 
 interface Suite {
   readonly name: string;
@@ -42,8 +48,9 @@ interface Suite {
   readonly cases: readonly Case[];
 }
 
-/** In order of first appearance, so the XML follows the run. */
-function groupBySuite(report: RunReport, tests: readonly TestResult[]): Suite[] {
+/** In order of first appearance, so the XML follows the run. The tests themselves are
+ * the cases: no copy of each is made. */
+function groupBySuite(report: RunReport, tests: readonly JunitTest[]): Suite[] {
   const fallback = report.framework ?? 'tests';
   const suites = new Map<string, { file: string | null; cases: Case[] }>();
   for (const test of tests) {
@@ -51,15 +58,7 @@ function groupBySuite(report: RunReport, tests: readonly TestResult[]): Suite[] 
     let suite = suites.get(key);
     // A runner's unit spans files: its suite names none.
     if (!suite) suites.set(key, (suite = { file: test.suite === undefined ? test.file : null, cases: [] }));
-    suite.cases.push({
-      name: test.name,
-      classname: key,
-      file: test.file,
-      line: test.line,
-      durationMs: test.durationMs,
-      status: test.status,
-      message: test.status === 'passed' ? undefined : test.message,
-    });
+    suite.cases.push(test);
   }
   return [...suites].map(([name, s]) => ({ name, ...s }));
 }
@@ -70,7 +69,7 @@ const HARNESS_FAILURES: readonly RunStatus[] = ['error', 'timed_out', 'interrupt
  * look green to CI because the tests that did finish passed: it becomes one errored
  * testcase named after run-tests, carrying the error and the warnings. So does a failed
  * run none of whose tests failed (a report whose own totals say it failed). */
-function harnessSuite(report: RunReport, tests: readonly TestResult[]): Suite[] {
+function harnessSuite(report: RunReport, tests: readonly JunitTest[]): Suite[] {
   const failedUnseen = report.status === 'failed' && !tests.some((t) => t.status === 'failed' || t.status === 'error');
   if (!HARNESS_FAILURES.includes(report.status) && !failedUnseen) return [];
   const message = [report.error?.message, ...report.warnings].filter((m): m is string => m !== undefined && m !== '').join('\n')
@@ -78,45 +77,47 @@ function harnessSuite(report: RunReport, tests: readonly TestResult[]): Suite[] 
   return [{
     name: 'run-tests',
     file: null,
-    cases: [{ name: `run-tests: ${report.status}`, classname: 'run-tests', file: null, line: null, durationMs: undefined, status: 'error', message }],
+    cases: [{ name: `run-tests: ${report.status}`, file: null, line: null, status: 'error', message }],
   }];
 }
 
 function counts(cases: readonly Case[], withSkipped: boolean): Record<string, string> {
-  const n = (status: TestResult['status']) => String(cases.filter((c) => c.status === status).length);
+  const n = { passed: 0, failed: 0, error: 0, skipped: 0 };
+  let ms = 0;
+  for (const c of cases) {
+    n[c.status] += 1;
+    ms += c.durationMs ?? 0;
+  }
   return {
     tests: String(cases.length),
-    failures: n('failed'),
-    errors: n('error'),
+    failures: String(n.failed),
+    errors: String(n.error),
     // junit-10.xsd declares `skipped` on <testsuite> only.
-    ...(withSkipped ? { skipped: n('skipped') } : {}),
-    time: seconds(cases.reduce((sum, c) => sum + (c.durationMs ?? 0), 0)),
+    ...(withSkipped ? { skipped: String(n.skipped) } : {}),
+    time: seconds(ms),
   };
 }
 
-function renderSuite(suite: Suite): string[] {
-  return [
-    `  <testsuite${attributes({ name: suite.name, ...counts(suite.cases, true), ...(suite.file === null ? {} : { file: suite.file }) })}>`,
-    ...suite.cases.flatMap(renderCase),
-    '  </testsuite>',
-  ];
+function renderSuite(suite: Suite): string {
+  const classname = attribute(suite.name);
+  let xml = `  <testsuite${attributes({ name: suite.name, ...counts(suite.cases, true), ...(suite.file === null ? {} : { file: suite.file }) })}>\n`;
+  for (const c of suite.cases) xml += `${renderCase(c, classname)}\n`;
+  return `${xml}  </testsuite>\n`;
 }
 
-function renderCase(c: Case): string[] {
-  const attrs = attributes({
-    name: c.name,
-    classname: c.classname,
-    ...(c.durationMs === undefined ? {} : { time: seconds(c.durationMs) }),
+/** Built as one string, attribute by attribute: a merge writes 400,000 of them. */
+function renderCase(c: Case, classname: string): string {
+  const attrs = ` name="${attribute(c.name)}" classname="${classname}"`
+    + (c.durationMs === undefined ? '' : ` time="${seconds(c.durationMs)}"`)
     // Not in junit-10.xsd; GitLab, pytest's xunit1 and the Jenkins JUnit plugin read them.
-    ...(c.file === null ? {} : { file: c.file }),
-    ...(c.line === null ? {} : { line: String(c.line) }),
-  });
-  if (c.status === 'passed') return [`    <testcase${attrs}/>`];
+    + (c.file === null ? '' : ` file="${attribute(c.file)}"`)
+    + (c.line === null ? '' : ` line="${c.line}"`);
+  if (c.status === 'passed') return `    <testcase${attrs}/>`;
   const message = c.message ?? '';
-  if (c.status === 'skipped') return [`    <testcase${attrs}>`, `      <skipped${attributes(message === '' ? {} : { message })}/>`, '    </testcase>'];
+  if (c.status === 'skipped') return `    <testcase${attrs}>\n      <skipped${attributes(message === '' ? {} : { message })}/>\n    </testcase>`;
   const element = c.status === 'failed' ? 'failure' : 'error';
   const head = attributes({ message: firstLine(message), type: errorType(message, element) });
-  return [`    <testcase${attrs}>`, `      <${element}${head}>${text(message)}</${element}>`, '    </testcase>'];
+  return `    <testcase${attrs}>\n      <${element}${head}>${text(message)}</${element}>\n    </testcase>`;
 }
 
 const seconds = (ms: number): string => (ms / 1000).toFixed(3);
@@ -138,7 +139,13 @@ const NOT_XML = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
  * and forbidden characters dropped. */
 export const xmlSafe = (value: string): string => stripVTControlCharacters(value).replace(NOT_XML, '');
 
+/** What any of the steps below would change (an escape sequence starts with ESC or CSI;
+ * a surrogate may be a lone one): text without any is written as it is, which is most
+ * names and paths, and most of the time of a large merge's JUnit. */
+const TOUCHED = /[\u0000-\u001f\u009b&<>"'\ud800-\udfff\ufffe\uffff]/;
+
 function text(value: string): string {
+  if (!TOUCHED.test(value)) return value;
   return xmlSafe(value).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\r/g, '&#13;');
 }
 
@@ -149,5 +156,6 @@ function attributes(values: Readonly<Record<string, string>>): string {
 }
 
 function attribute(value: string): string {
+  if (!TOUCHED.test(value)) return value;
   return text(value).replace(/"/g, '&quot;').replace(/'/g, '&apos;').replace(/\n/g, '&#10;').replace(/\t/g, '&#9;');
 }

@@ -12,13 +12,15 @@ const { O_APPEND, O_CREAT, O_EXCL, O_NOFOLLOW, O_NONBLOCK, O_RDONLY, O_WRONLY } 
  * of either. Synchronous: it runs after the runner has exited, where each asynchronous
  * step only added a thread-pool round trip (~4 ms a file, measured) between the
  * runner's end and the user's answer. */
-export function writeFileAtomic(file: string, content: string): void {
+export function writeFileAtomic(file: string, content: string | Iterable<string>): void {
   // Unpredictable, so a file planted under the name cannot make the write fail (O_EXCL would refuse it).
   const temp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${Math.random().toString(36).slice(2, 10)}.tmp`);
   try {
     const fd = fs.openSync(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o666);
     try {
-      fs.writeFileSync(fd, content);
+      // In chunks when it comes in chunks: a large JUnit file is never one string.
+      if (typeof content === 'string') fs.writeFileSync(fd, content);
+      else for (const chunk of content) fs.writeFileSync(fd, chunk);
     } finally {
       fs.closeSync(fd);
     }

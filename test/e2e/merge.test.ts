@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { RunReport } from '../../src/model/report.js';
 import { failureRecord, reportedTest, shardReport } from '../support/shard-report.js';
-import { junitTests, runCli, runJson } from './helpers.js';
+import { copyFixture, failures, hasTools, junitTests, runCli, runJson } from './helpers.js';
 
 /** A directory with the reports given, as a CI merge job has them after the download. */
 async function reportsDir(reports: Record<string, unknown>): Promise<string> {
@@ -43,6 +43,10 @@ describe('run-tests merge', () => {
       'merged from 3 shard reports: shard 1 shard-1.json (passed), shard 2 shard-2.json (failed), shard 3 shard-3.json (passed)',
     ]);
     expect(lines).toContain('FAILED  5 passed, 1 failed, 0 errors, 1 skipped in 3.00s');
+    // A shard that listed only some of its failures: the rest are in its tests.
+    await fs.writeJson(path.join(dir, 'cut.json'), { ...threeShards('/ci/project')['shard-2.json'], truncated: { failed_tests: 3 } });
+    const capped = await runCli(['merge', 'shard-1.json', 'cut.json', 'shard-3.json'], { cwd: dir });
+    expect(capped.stdout).toContain("… 3 more failures not listed (--max-failures); all are in the shards' reports (their tests)\n");
   });
 
   it('writes JUnit of every test of every shard, a failure with its message', async () => {
@@ -88,6 +92,14 @@ describe('run-tests merge', () => {
     expect([onto.exitCode, onto.stdout, onto.stderr]).toEqual([2, '', `run-tests: --junit "shard-1.json": ${dir}/shard-1.json is the file this command reads; write the XML elsewhere\n`]);
   });
 
+  it('exits 4 when no shard ran a test, 0 with --allow-no-tests, as a run does', async () => {
+    const empty = (index: number) => shardReport(index, 2, { status: 'no_tests', exit_code: 4, summary: { run: 0, passed: 0, failures: 0, errors: 0, skips: 0 }, tests: [], shard: { index, count: 2, units: [], partition: 'p1' } });
+    const dir = await reportsDir({ 'one.json': empty(1), 'two.json': empty(2) });
+    const strict = await runJson(['merge', 'one.json', 'two.json'], { cwd: dir });
+    const allowed = await runJson(['merge', 'one.json', 'two.json', '--allow-no-tests'], { cwd: dir });
+    expect([strict.exitCode, strict.report.status, allowed.exitCode, allowed.report.status, allowed.report.exit_code]).toEqual([4, 'no_tests', 0, 'no_tests', 0]);
+  });
+
   it('under GitHub Actions annotates the failures and appends the step summary, as a run does', async () => {
     const root = await reportsDir({});
     const dir = await reportsDir(threeShards(root));
@@ -107,5 +119,50 @@ describe('run-tests merge', () => {
     ]);
     const invalid = await runCli(['merge', 'shard-1.json'], { cwd: dir, env: { ...env, GITHUB_STEP_SUMMARY: undefined } });
     expect(commands(invalid.stdout)).toEqual(['::error title=run-tests%3A error::MERGE_INVALID: the shard reports cannot be merged: missing shard 2 of 3; missing shard 3 of 3']);
+  });
+});
+
+/** Runs every shard of n for n in `counts`, merges them, and compares the merge with the full run. */
+async function mergesAsFullRun(fixture: string, counts: readonly number[]): Promise<{ out: string; last: string[] }> {
+  const dir = await copyFixture(fixture);
+  const out = await reportsDir({});
+  const full = await runJson(['--cwd', dir, '--junit', path.join(out, 'full.xml')]);
+  expect([full.exitCode, full.report.status]).toEqual([1, 'failed']);
+  const fullTests = await junitTests(path.join(out, 'full.xml'));
+  let files: string[] = [];
+  for (const count of counts) {
+    files = [];
+    for (let index = 1; index <= count; index++) {
+      const shard = await runCli(['--cwd', dir, '--shard', `${index}/${count}`, '--json']);
+      files.push(path.join(out, `${count}-${index}.json`));
+      await fs.writeFile(files.at(-1) as string, shard.stdout);
+    }
+    const junit = path.join(out, `${count}.xml`);
+    const { exitCode, report } = await runJson(['merge', ...files, '--junit', junit]);
+    expect([count, exitCode, report.status, report.summary]).toEqual([count, full.exitCode, full.report.status, full.report.summary]);
+    expect([count, failures(report).sort()]).toEqual([count, failures(full.report).sort()]);
+    expect([count, report.failed_tests.map((t) => t.message).sort()]).toEqual([count, full.report.failed_tests.map((t) => t.message).sort()]);
+    expect(Object.keys(report.unit_durations ?? {}).sort()).toEqual(Object.keys(full.report.unit_durations ?? {}).sort());
+    expect(report.parts?.map((p) => [p.index, p.path])).toEqual(files.map((f, i) => [i + 1, f]));
+    expect([count, await junitTests(junit)]).toEqual([count, fullTests]);
+  }
+  return { out, last: files };
+}
+
+const withRuby = hasTools('ruby', 'bundle', 'rspec') ? describe : describe.skip;
+
+describe('run-tests merge of real shards', () => {
+  it('node:test, n = 1..3 (3: one shard empty): the full run\'s status, counts, failures and JUnit tests exactly', async () => {
+    await mergesAsFullRun('node-test-mixed', [1, 2, 3]);
+  });
+});
+
+withRuby('run-tests merge of real shards (rspec)', () => {
+  it('n = 1..4 and 6 (one shard empty): the full run\'s status, counts, failures and JUnit tests exactly; a shard left out is error', async () => {
+    const { last: six } = await mergesAsFullRun('rspec-shards', [1, 2, 3, 4, 6]);
+    // The last partition's shards, one left out and another's given twice: error, never a pass.
+    const broken = await runJson(['merge', ...six.slice(0, 5), six[0] as string]);
+    expect([broken.exitCode, broken.report.status, broken.report.error?.message]).toEqual([3, 'error',
+      `the shard reports cannot be merged: shard 1 of 6 given twice: ${six[0]}, ${six[0]}; missing shard 6 of 6`]);
   });
 });

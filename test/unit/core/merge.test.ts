@@ -26,7 +26,7 @@ describe('mergeShards', () => {
   it('sums the counts, keeps every duration and names its parts; the run took as long as its longest shard', () => {
     const failed = shard(2, 3, {
       status: 'failed', exit_code: 1, summary: { run: 3, passed: 2, failures: 1, errors: 0, skips: 0 }, failed_tests: [failure('c2', 'test/2.test.js')],
-      tests: [test('a2', 'test/2.test.js'), test('b2', 'test/2.test.js'), test('c2', 'test/2.test.js', 'failed', 'c2 broke')], warnings: ['slow'],
+      tests: [test('a2', 'test/2.test.js'), test('b2', 'test/2.test.js'), test('c2', 'test/2.test.js', 'failed', 'c2 broke')], warnings: ['slow', 'shard 2/3 has no units: 1 unit among 3 shards'],
     });
     const { report, tests } = merge(inputs(shard(1, 3), failed, shard(3, 3)));
     expect(validate(report)).toBe(true);
@@ -35,7 +35,7 @@ describe('mergeShards', () => {
       duration_ms: 3000, started_at: '2026-12-01T00:00:01.000Z', finished_at: '2026-12-01T00:01:03.000Z', artifact: null, error: null, projects: [],
       summary: { run: 7, passed: 6, failures: 1, errors: 0, skips: 0 },
       unit_durations: { 'test/1.test.js': 100, 'test/2.test.js': 200, 'test/3.test.js': 300 },
-      warnings: ['shard 2/3: slow'],
+      warnings: ['shard 2/3: slow', 'shard 2/3 has no units: 1 unit among 3 shards'],
     });
     expect(report.parts).toEqual([
       { path: 's1.json', index: 1, run_id: '20261201-000000.001-00000001', status: 'passed' },
@@ -60,6 +60,8 @@ describe('mergeShards', () => {
     expect([merge(inputs(shard(1, 2), empty(2))).report.status, merge(inputs(shard(1, 2), empty(2))).report.exit_code]).toEqual(['passed', 0]);
     const none = merge(inputs(empty(1), empty(2))).report;
     expect([none.status, none.exit_code, none.summary.run]).toEqual(['no_tests', 4, 0]);
+    const allowed = mergeShards(inputs(empty(1), empty(2)), { cwd: '/here', allowNoTests: true }).report;
+    expect([allowed.status, allowed.exit_code]).toEqual(['no_tests', 0]);
   });
 
   it('keeps an unknown count unknown, never 0', () => {
@@ -108,6 +110,12 @@ describe('mergeShards', () => {
     expect(merge(inputs(shard(1, 2), shard(2, 2, { tests: [test('b1', 'test/2.test.js')] }))).report.status).toBe('passed');
   });
 
+  it('is error when the shards hold fewer units than their partition says it has', () => {
+    const withTotal = (index: number, total: number) => shard(index, 2, { shard: { index, count: 2, units: [`test/${index}.test.js`], partition: 'p1', total_units: total } });
+    expect(merge(inputs(withTotal(1, 2), withTotal(2, 2))).report.status).toBe('passed');
+    expect(problems(inputs(withTotal(1, 3), withTotal(2, 3)))).toBe('the shard reports cannot be merged: the shards hold 2 units, but their partition has 3');
+  });
+
   it('names five tests in two shards and counts the rest', () => {
     const many = Array.from({ length: 8 }, (_, i) => test(`t${i}`, 'test/x.test.js'));
     const message = problems(inputs(shard(1, 2, { tests: many }), shard(2, 2, { tests: many })));
@@ -121,16 +129,25 @@ describe('mergeShards', () => {
     }
   });
 
+  it('names the harness error of a shard that did not complete, told before what else its report lacks', () => {
+    const { tests: _, ...broken } = shard(2, 2, { status: 'error', error: { code: 'RUNNER_MISSING', message: 'no jest' } });
+    expect(problems(inputs(shard(1, 2), broken as RunReport))).toBe('the shard reports cannot be merged: s2.json: shard 2 of 2 did not complete: its status is error (RUNNER_MISSING), '
+      + 'and only a passed, failed or no_tests run holds all its tests; missing shard 2 of 2');
+    const { shard: __, ...unsharded } = broken;
+    expect(problems(inputs(shard(1, 2), unsharded as RunReport))).toContain('s2.json: the run did not complete: its status is error (RUNNER_MISSING)');
+  });
+
   it('is error for a report that is not of a shard, not of a run, not a report or not JSON, naming each file', () => {
     const { shard: _, ...whole } = shard(2, 2);
     expect(problems([input('a.json', shard(1, 2)), input('b.json', whole), input('c.json', { ...shard(2, 2), source: 'merged' }),
-      input('d.json', { hello: 1 }), { path: 'e.json', text: '{"schema_version": 1,' }, { path: 'f.json', unreadable: 'ENOENT' }]))
+      input('d.json', { hello: 1 }), { path: 'e.json', text: '{"schema_version": 1,' }, { path: 'f.json', unreadable: 'ENOENT' }, { path: 'g.json', text: '\n' }]))
       .toBe([
         'the shard reports cannot be merged: b.json: is not a shard report (no "shard": it was not run with --shard i/n)',
         'c.json: is not the report of a run (source "merged"); merge takes the reports of `run-tests --shard i/n --json`',
         'd.json: is not a run-tests JSON report (schema_version 1)',
         `e.json: is not JSON (${jsonError('{"schema_version": 1,')})`,
         'f.json: could not be read: ENOENT',
+        'g.json: is empty: the shard printed no report (was it stopped before its end?)',
         'missing shard 2 of 2',
       ].join('; '));
   });
