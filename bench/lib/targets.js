@@ -11,3 +11,7 @@ export const TRIVIAL_SUITE = { maxAddedMs: 100 };
 /** --jobs (issue 23): 4 subprojects of about 1 s each, all at once on a 2-CPU machine,
  * take at most 0.6x the time of running them one after another. */
 export const JOBS = { maxRatio: 0.6 };
+
+/** Sharding (issue 23): 4 shards balanced by recorded timings; the slowest at most 1.15x
+ * the ideal (the total / 4). */
+export const SHARD_BALANCE = { maxRatio: 1.15 };

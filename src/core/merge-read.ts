@@ -39,6 +39,8 @@ const COMPLETED: readonly RunStatus[] = ['passed', 'failed', 'no_tests'];
 export function readShardReport(input: MergeInput): ShardPart | Refused {
   const refused = (problem: string): Refused => ({ path: input.path, problem: `${input.path}: ${problem}` });
   if ('unreadable' in input) return refused(`could not be read: ${input.unreadable}`);
+  // What a shard leaves when it was stopped before printing its report (`> shard.json`).
+  if (input.text.trim() === '') return refused('is empty: the shard printed no report (was it stopped before its end?)');
   let value: unknown;
   try {
     value = JSON.parse(input.text);
@@ -50,13 +52,14 @@ export function readShardReport(input: MergeInput): ShardPart | Refused {
   }
   if (value['source'] !== 'run') return refused(`is not the report of a run (source ${JSON.stringify(value['source'])}); merge takes the reports of \`run-tests --shard i/n --json\``);
   const shard = value['shard'];
-  if (shard === undefined) return refused('is not a shard report (no "shard": it was not run with --shard i/n)');
-  const shape = shardProblem(shard) ?? reportProblem(value);
-  if (shape !== null) return refused(`is not a well-formed shard report: ${shape}`);
-  const { index, count } = shard as ShardInfo;
+  const shardShape = shard === undefined ? 'no "shard"' : shardProblem(shard);
+  // Told first: a run that stopped may lack what a complete shard report has.
   if (!COMPLETED.includes(value['status'] as RunStatus)) {
-    return refused(`shard ${index} of ${count} did not complete: its status is ${value['status']}, and only a passed, failed or no_tests run holds all its tests`);
+    return refused(`${incomplete(value, shardShape === null ? shard as ShardInfo : null)}, and only a passed, failed or no_tests run holds all its tests`);
   }
+  if (shard === undefined) return refused('is not a shard report (no "shard": it was not run with --shard i/n)');
+  const shape = shardShape ?? reportProblem(value);
+  if (shape !== null) return refused(`is not a well-formed shard report: ${shape}`);
   const { tests, ...report } = value as unknown as ShardPart['report'] & { tests: readonly ReportedTest[] };
   return { path: input.path, report, tests: mergedTests(tests) };
 }
@@ -80,6 +83,13 @@ function mergedTests(tests: readonly ReportedTest[]): MergedTest[] {
     suite: t.suite,
     message: t.status === 'failed' || t.status === 'error' ? t.message ?? '' : t.message,
   }));
+}
+
+/** `shard 2 of 4 did not complete: its status is error (RUNNER_MISSING)`. */
+function incomplete(report: Record<string, unknown>, shard: ShardInfo | null): string {
+  const error = report['error'];
+  const code = isObject(error) && typeof error['code'] === 'string' ? ` (${error['code']})` : '';
+  return `${shard === null ? 'the run' : `shard ${shard.index} of ${shard.count}`} did not complete: its status is ${String(report['status'])}${code}`;
 }
 
 function shardProblem(shard: unknown): string | null {

@@ -129,16 +129,25 @@ describe('mergeShards', () => {
     }
   });
 
+  it('names the harness error of a shard that did not complete, told before what else its report lacks', () => {
+    const { tests: _, ...broken } = shard(2, 2, { status: 'error', error: { code: 'RUNNER_MISSING', message: 'no jest' } });
+    expect(problems(inputs(shard(1, 2), broken as RunReport))).toBe('the shard reports cannot be merged: s2.json: shard 2 of 2 did not complete: its status is error (RUNNER_MISSING), '
+      + 'and only a passed, failed or no_tests run holds all its tests; missing shard 2 of 2');
+    const { shard: __, ...unsharded } = broken;
+    expect(problems(inputs(shard(1, 2), unsharded as RunReport))).toContain('s2.json: the run did not complete: its status is error (RUNNER_MISSING)');
+  });
+
   it('is error for a report that is not of a shard, not of a run, not a report or not JSON, naming each file', () => {
     const { shard: _, ...whole } = shard(2, 2);
     expect(problems([input('a.json', shard(1, 2)), input('b.json', whole), input('c.json', { ...shard(2, 2), source: 'merged' }),
-      input('d.json', { hello: 1 }), { path: 'e.json', text: '{"schema_version": 1,' }, { path: 'f.json', unreadable: 'ENOENT' }]))
+      input('d.json', { hello: 1 }), { path: 'e.json', text: '{"schema_version": 1,' }, { path: 'f.json', unreadable: 'ENOENT' }, { path: 'g.json', text: '\n' }]))
       .toBe([
         'the shard reports cannot be merged: b.json: is not a shard report (no "shard": it was not run with --shard i/n)',
         'c.json: is not the report of a run (source "merged"); merge takes the reports of `run-tests --shard i/n --json`',
         'd.json: is not a run-tests JSON report (schema_version 1)',
         `e.json: is not JSON (${jsonError('{"schema_version": 1,')})`,
         'f.json: could not be read: ENOENT',
+        'g.json: is empty: the shard printed no report (was it stopped before its end?)',
         'missing shard 2 of 2',
       ].join('; '));
   });
