@@ -23,8 +23,6 @@ interface Case {
   readonly unitOf?: (test: { suite?: string | undefined; file: string | null }) => string | null;
   readonly nodeModules?: boolean;
   readonly env?: NodeJS.ProcessEnv;
-  /** What does not hold yet on this runner, and why: those checks are skipped, by name. */
-  readonly knownIssues?: { readonly emptyShards?: string; readonly junitTimings?: string };
 }
 
 const GO_MODULE = 'example.com/gopackages';
@@ -89,14 +87,6 @@ const CASES: readonly Case[] = [
     // A package's import path, below the module's.
     unitOf: ({ suite }) => (suite === undefined ? null : suite === GO_MODULE ? '.' : suite.replace(`${GO_MODULE}/`, '')),
     env: { GOPROXY: 'off', GOTOOLCHAIN: 'local', GOFLAGS: '' },
-    knownIssues: {
-      // go reports these tests' times as 0.00 s: every unit weighs 0 and the packing puts
-      // them all into the first part (ties go to the lowest index).
-      emptyShards: 'units that all took 0 ms are dealt to shard 1 alone',
-      // A JUnit file's testcases keep no classname (package) where run-tests reads them
-      // back: only a failure's file places its test in a package.
-      junitTimings: 'go tests read back from JUnit have no package',
-    },
   },
 ];
 
@@ -184,7 +174,7 @@ describe.each(CASES)('--shard and merge on $runner', (c) => {
     expect(new Set(shards.map((s) => s.report.shard.partition)).size).toBe(1);
     const units = shards.flatMap((s) => s.report.shard.units);
     expect([...units].sort()).toEqual(c.units);
-    if (c.knownIssues?.emptyShards === undefined) expect(shards.every((s) => s.report.shard.units.length > 0)).toBe(true);
+    expect(shards.every((s) => s.report.shard.units.length > 0)).toBe(true);
     // Each shard ran the tests of its units, no other; together every test, none twice.
     for (const s of shards) {
       const own = new Set(s.report.shard.units);
@@ -209,8 +199,7 @@ describe.each(CASES)('--shard and merge on $runner', (c) => {
   let slow: string;
   const crafted = new Map<string, Shard>();
 
-  if (c.knownIssues?.junitTimings !== undefined) it.skip(`balances by the durations a junit timings file gives (not yet: ${c.knownIssues.junitTimings})`, () => undefined);
-  it.each(c.knownIssues?.junitTimings === undefined ? ['json', 'junit'] : ['json'])('balances by the durations a %s timings file gives: a slow unit sits alone', async (kind) => {
+  it.each(['json', 'junit'])('balances by the durations a %s timings file gives: a slow unit sits alone', async (kind) => {
     // The unit to make slow shares its part of two with another unit today, and its tests
     // have durations (a file that fails to load has none to read from JUnit).
     const base = shardsOf.get(2)?.find((s) => s.report.shard.units.length > 1);
