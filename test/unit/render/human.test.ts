@@ -75,7 +75,10 @@ describe('renderHuman', () => {
       ...renderHuman(report, plain).split('\n').slice(0, 2),
       'shard 2/4: 1 of 9 units, balanced by --timings main.json',
     ]);
-    expect(renderHuman({ ...report, shard: { ...shard, units: [], total_units: 3 } }, plain)).toContain('\nshard 2/4: 0 of 3 units, balanced by --timings main.json\n');
+    const empty = renderHuman({ ...report, command: null, shard: { ...shard, units: [], total_units: 3 } }, plain);
+    expect(empty).toContain('\nshard 2/4: 0 of 3 units, balanced by --timings main.json\n');
+    // An empty shard started nothing: no `$` line.
+    expect(empty).not.toMatch(/^\$/m);
   });
 
   it('names the tests that were running when the run timed out', () => {
