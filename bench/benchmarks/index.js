@@ -1,4 +1,5 @@
 import { floodMemory } from './flood-memory.js';
+import { jobsBench } from './jobs.js';
 import { linearityBench } from './linearity.js';
 import { mergeBench } from './merge.js';
 import { minitestOverhead } from './minitest-overhead.js';
@@ -6,8 +7,9 @@ import { parsers } from './parsers.js';
 import { processLimits } from './process.js';
 import { runRecord } from './run-record.js';
 import { runnerOverhead } from './runner-overhead.js';
+import { shardBalance } from './shard-balance.js';
 import { startup } from './startup.js';
 import { treeBinding } from './tree-binding.js';
 
 /** Every benchmark, in the order `npm run bench` runs them. */
-export const benchmarks = [startup, minitestOverhead, runnerOverhead, parsers, linearityBench, floodMemory, processLimits, treeBinding, runRecord, mergeBench];
+export const benchmarks = [startup, minitestOverhead, runnerOverhead, parsers, linearityBench, floodMemory, processLimits, treeBinding, runRecord, jobsBench, mergeBench, shardBalance];

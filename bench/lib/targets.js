@@ -7,3 +7,11 @@ export const LONG_SUITE = { maxRatio: 1.05 };
 
 /** A trivial suite (a few or many trivial tests, under 2 seconds by hand): at most 100 ms added. */
 export const TRIVIAL_SUITE = { maxAddedMs: 100 };
+
+/** --jobs (issue 23): 4 subprojects of about 1 s each, all at once on a 2-CPU machine,
+ * take at most 0.6x the time of running them one after another. */
+export const JOBS = { maxRatio: 0.6 };
+
+/** Sharding (issue 23): 4 shards balanced by recorded timings; the slowest at most 1.15x
+ * the ideal (the total / 4). */
+export const SHARD_BALANCE = { maxRatio: 1.15 };

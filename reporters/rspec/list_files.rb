@@ -37,6 +37,9 @@ module RunTestsListFiles
     options = RSpec::Core::ConfigurationOptions.new(args)
     opts = options.options
     config = RSpec.configuration
+    if opts[:only_failures]
+      return write(refused: "rspec's options say --only-failures: which files run depends on the statuses its last run left, which only its helpers say where to find")
+    end
     setting = setting_files(opts[:requires] || [], opts[:libs] || [], opts[:default_path] || config.default_path)
     if setting
       return write(refused: "#{setting[0]} sets rspec's #{setting[1]} in code, which run-tests does not run to list the spec files")

@@ -6,7 +6,7 @@ import { EXIT } from '../model/exit-codes.js';
 import { DEFAULT_MAX_FAILURES } from '../model/request.js';
 import { RUNNER_IDS } from '../runners/index.js';
 import { EXAMPLES, EXIT_CODE_TABLE } from './help.js';
-import { parseCount, parseIds, parseKeepRuns, parseMaxFailures, parseName, parseSeconds, parseSize, resolveCwd, resolveExistingFile, resolveOperands } from './options.js';
+import { parseCount, parseIds, parseKeepRuns, parseMaxFailures, parseName, parseSeconds, parseSize, projectsRequest, resolveCwd, resolveExistingFile, resolveOperands } from './options.js';
 import { resolveJunitPath } from './junit-path.js';
 import { shardRequest } from './shard.js';
 import type { RunReport } from '../model/report.js';
@@ -41,6 +41,8 @@ interface RunOptions {
   maxFailures: string;
   shard?: string;
   timings?: string;
+  jobs?: string;
+  allProjects?: boolean;
 }
 
 /** The only place that ends the process. */
@@ -79,6 +81,7 @@ async function run(files: string[], options: RunOptions, runnerArgs: readonly st
     minTests: parseCount('--min-tests', options.minTests),
     allowNoTests: options.allowNoTests === true,
     keepRuns: parseKeepRuns(options.keepRuns),
+    ...projectsRequest(cwd, options, operands, custom !== null),
     noCache: options.cache === false,
     runnerArgs,
     // Under GitHub Actions the runner's own workflow commands reach the job.
@@ -236,6 +239,8 @@ function program(runnerArgs: readonly string[] | null): Command {
     .option('--junit <path>', 'also write the results as JUnit XML')
     .option('--shard <i/n>', 'run the i-th of n parts of the selected tests, balanced by recorded durations (e.g. 2/4)')
     .option('--timings <file>', 'balance --shard by the durations in this run-tests JSON report or JUnit file')
+    .option('--all-projects', 'run every project found below the directory (and its own, if it is one), each in its own root, merged into one report')
+    .option('--jobs <n>', 'run up to n projects of a run at once (several subprojects, workspaces, --all-projects); default: the number of CPUs')
     .option('--keep-runs <n>', 'keep the newest n run directories in .run-tests/runs, this one included', '20')
     .addHelpText('after', `\n${EXAMPLES}\n\n${EXIT_CODE_TABLE}\n`)
     .showSuggestionAfterError()

@@ -74,6 +74,19 @@ export function parseKeepRuns(value: string): number {
   return keep;
 }
 
+/** More projects at once than any machine has CPUs for is a typing mistake. */
+const MAX_JOBS = 1024;
+
+/** --jobs and --all-projects as a request holds them. --all-projects finds the projects
+ * itself: files, `file:line` and --command are refused beside it. */
+export function projectsRequest(cwd: string, options: { jobs?: string; allProjects?: boolean }, operands: { files: readonly string[]; locations: readonly TestLocation[] }, command: boolean): { jobs?: number; allProjects: boolean } {
+  const allProjects = options.allProjects === true;
+  if (allProjects && (operands.files.length > 0 || operands.locations.length > 0 || command)) {
+    throw usageError(`--all-projects runs every project below ${cwd}; it cannot be combined with ${command ? '--command' : "files: give the projects' directories as files instead"}`);
+  }
+  return { ...(options.jobs === undefined ? {} : { jobs: parseCount('--jobs', options.jobs, { min: 1, max: MAX_JOBS }) }), allProjects };
+}
+
 const SIZE_UNITS: Record<string, number> = { '': 1, K: 1024, M: 1024 ** 2, G: 1024 ** 3 };
 
 /** `--max-log`: bytes, or K/M/G (binary units); `0` means no cap. */

@@ -32,7 +32,7 @@ export async function recoverAbandoned(artifactsDir: string, killGraceMs: number
 }
 
 async function recover(run: AbandonedRun, killGraceMs: number): Promise<string> {
-  const killed = await killMarkedProcesses(run.info.run_id, killGraceMs);
+  const killed = await killMarkedProcesses(typeof run.info.marker === 'string' ? run.info.marker : run.info.run_id, killGraceMs);
   const read = await readPartialResults(run);
   const file = path.join(run.dir, RUN_REPORT);
   writeJsonAtomic(file, abandonedReport(run, read, killed.length));

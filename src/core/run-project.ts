@@ -8,7 +8,7 @@ import { leakWarning, type ProcessOutcome } from '../process/index.js';
 import { artifactPaths, checkArtifactsDir, clearArtifacts, ensureArtifactsDir, foreignLinks, type ArtifactPaths } from '../store/artifacts.js';
 import { readLastFailures, readLastFailuresOrSetAside, writeLastFailures, type LastFailures } from '../store/last-failures.js';
 import { recoverAbandoned } from './abandoned.js';
-import { buildReport, harnessErrorReport, nothingToRerun, type Context, type Parts } from './build-report.js';
+import { buildReport, harnessErrorReport, nothingToRerun, type Context } from './build-report.js';
 import { afterRun, beginRecord, completeRecord, DEFAULT_KEEP_RUNS, lockedOutWarning } from './run-record.js';
 import { runCommands } from './commands.js';
 import { HarnessError } from '../model/errors.js';
@@ -30,7 +30,7 @@ import { bindTree, type TreeBinding } from './drift.js';
 import { locateTests } from './locations.js';
 import { selectShard, shardSupport, unitOfTests } from './shard/select.js';
 import { recordEmptyShard } from './shard/empty.js';
-import { reportedTests, unitDurations } from './shard/report-fields.js';
+import { shardParts } from './shard/report-fields.js';
 
 /** A project's report, and every result it was built from (for exports such as JUnit). */
 export interface ProjectRun {
@@ -42,11 +42,12 @@ export interface ProjectRun {
 /** Runs one project's suite and returns its report. Harness failures that concern the
  * project (no runner, missing runner, unusable failures file) become `error` reports;
  * only usage errors are thrown. A run that started its runner is recorded in
- * `.run-tests/runs/<runId>/`. */
-export async function runProject(request: RunRequest, selection: ProjectSelection, interrupts: Interrupts, runId: string, ids: IdRecords | null = null): Promise<ProjectRun> {
+ * `.run-tests/runs/<runId>/`. Its processes carry `marker` (RUN_TESTS_RUN_ID): the run
+ * id, or one of the project's own when projects of the run run at once. */
+export async function runProject(request: RunRequest, selection: ProjectSelection, interrupts: Interrupts, runId: string, ids: IdRecords | null = null, marker = runId): Promise<ProjectRun> {
   const artifacts = artifactPaths(selection.root, runId);
   let detection: Detection | null = null;
-  const base = { request, root: selection.root, artifacts, startedAt: new Date().toISOString() };
+  const base = { request, root: selection.root, artifacts, marker, startedAt: new Date().toISOString() };
   try {
     // Before anything is read from it: a link or a file there is refused.
     checkArtifactsDir(artifacts.dir);
@@ -117,6 +118,7 @@ function checkRunnerArgs(adapter: Runner, args: readonly string[]): void {
 }
 
 interface Execution extends Context {
+  readonly marker: string;
   readonly detection: Detection;
   readonly invocation: Invocation;
   /** This project's files from the request (empty: the whole project). */
@@ -158,7 +160,7 @@ async function execute(run: Execution, interrupts: Interrupts): Promise<ProjectR
     throw new HarnessError('RUNNER_MISSING', `${missingTool} not found on PATH (run from ${invocation.cwd}); ${run.detection.adapter.installHint}`, { command: missingTool });
   }
   ensureArtifactsDir(artifacts);
-  beginRecord(artifacts, invocation, run.detection.adapter.id, run.startedAt, run.root);
+  beginRecord(artifacts, invocation, run.detection.adapter.id, run.startedAt, run.root, run.marker);
   // A report outside the run directory (a --command's) may be left from an earlier run;
   // and a link where the log or a report goes is removed, so that nothing writes through it.
   const said = [...clearArtifacts([...new Set([artifacts.log, ...invocation.reports.map((report) => report.path)])]), ...foreignLinks([artifacts.lastReport]), ...foreignLinks([artifacts.lastLog], { hardLinked: true })];
@@ -166,7 +168,7 @@ async function execute(run: Execution, interrupts: Interrupts): Promise<ProjectR
   const tee = request.tee && invocation.humanOutput ? mapLines(request.tee, invocation.humanOutput()) : request.tee;
   // The runner starts first: loading the parsers and following its reports overlap the run.
   const running = runCommands(invocation, {
-    runId: artifacts.runId,
+    runId: run.marker,
     logPath: artifacts.log,
     timeoutMs: request.timeoutMs,
     killGraceMs: request.killGraceMs,
@@ -250,7 +252,7 @@ async function finish(run: Execution, outcome: ProcessOutcome, follower: ReportF
       packages: report?.packages,
       notes: report?.notes,
       running: report?.running,
-      ...shardFields(run, tests),
+      ...shardParts(unitOfTests(adapter, run.facts), run.shard, tests, artifacts.log, report?.packages),
     });
     return { ...built, ...treeFields };
   });
@@ -258,15 +260,6 @@ async function finish(run: Execution, outcome: ProcessOutcome, follower: ReportF
 }
 
 const keepRuns = (request: RunRequest): number => request.keepRuns ?? DEFAULT_KEEP_RUNS;
-
-/** Every report's unit_durations; a shard's part and the tests it ran. */
-function shardFields(run: Execution, tests: readonly TestResult[]): Pick<Parts, 'unitDurations' | 'shard'> {
-  const durations = unitDurations(tests, unitOfTests(run.detection.adapter, run.facts));
-  return {
-    ...(durations === undefined ? {} : { unitDurations: durations }),
-    ...(run.shard === null ? {} : { shard: { info: run.shard, tests: reportedTests(tests, run.artifacts.log) } }),
-  };
-}
 
 /** Runner.locate with the project's facts, read after the run and only for a failure without a line. */
 function locator(adapter: Runner, root: string): ((failure: FailedTest) => ReturnType<NonNullable<Runner['locate']>>) | null {

@@ -17,8 +17,8 @@ export const DEFAULT_KEEP_RUNS = 20;
 const LOCK_WAIT_MS = 10_000;
 
 /** Writes the run's run.json before its runner starts: who owns the run, and where its
- * log and reports are. */
-export function beginRecord(artifacts: ArtifactPaths, invocation: Invocation | null, framework: string, startedAt: string, root: string): void {
+ * log and reports are; the marker its processes carry where it is not the run id. */
+export function beginRecord(artifacts: ArtifactPaths, invocation: Invocation | null, framework: string, startedAt: string, root: string, marker = artifacts.runId): void {
   // A `runs` that is a link would take every run's files elsewhere: refused.
   ensureDir(path.dirname(artifacts.runDir));
   beginRun(artifacts, {
@@ -31,6 +31,7 @@ export function beginRecord(artifacts: ArtifactPaths, invocation: Invocation | n
     command: invocation === null ? '' : displayCommand(invocation),
     log: artifacts.log,
     reports: (invocation?.reports ?? []).map(({ path: file, parser, hints }) => ({ path: file, parser, ...(hints === undefined ? {} : { hints }) })),
+    ...(marker === artifacts.runId ? {} : { marker }),
   });
 }
 

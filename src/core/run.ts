@@ -1,9 +1,10 @@
 import path from 'node:path';
-import { selectProjects } from '../detect/roots.js';
+import { everyProject, selectProjects } from '../detect/roots.js';
 import { mergeDrift } from './drift.js';
 import { SCHEMA_VERSION, type RunReport } from '../model/report.js';
 import type { Interrupts, RunRequest } from '../model/request.js';
-import { runProject, type ProjectRun } from './run-project.js';
+import type { ProjectRun } from './run-project.js';
+import { runProjects } from './run-projects.js';
 import { newRunId } from '../store/runs.js';
 import { operandFiles } from './locations.js';
 import type { RunStatus, Summary } from '../model/results.js';
@@ -15,14 +16,16 @@ import { asCommand, nextArgv } from './suggest.js';
 import { usageError } from '../model/errors.js';
 import { mergeUnitDurations } from './shard/report-fields.js';
 
-/** Runs every project the request touches, one after another, and merges their reports
- * (and their results, with files made relative to the invocation directory). The run has
- * one id: each project records it in its own `.run-tests/runs/<id>/`. */
+/** Runs every project the request touches (up to --jobs at once) and merges their reports
+ * (and their results, with files made relative to the invocation directory), in the
+ * projects' order. The run has one id: each project records it in its own
+ * `.run-tests/runs/<id>/`. */
 export async function runTests(request: RunRequest, interrupts: Interrupts): Promise<ProjectRun> {
   const runId = request.runId ?? newRunId();
-  const runs: ProjectRun[] = [];
   // A custom command runs where it was given; detection does not choose its project.
-  const selections = request.custom ? [{ root: request.cwd, files: request.files.map((f) => path.relative(request.cwd, f).split(path.sep).join('/')) }] : selectProjects(request.cwd, operandFiles(request));
+  const selections = request.custom ? [{ root: request.cwd, files: request.files.map((f) => path.relative(request.cwd, f).split(path.sep).join('/')) }]
+    : request.allProjects === true ? everyProject(request.cwd)
+    : selectProjects(request.cwd, operandFiles(request));
   // --id: each project reruns the ids it recorded; one that recorded none does not run.
   const projects: { selection: typeof selections[number]; ids: IdRecords | null }[] = (request.ids ?? []).length > 0
     ? projectsWithIds(selections, request.ids ?? [])
@@ -30,10 +33,7 @@ export async function runTests(request: RunRequest, interrupts: Interrupts): Pro
   if (request.shard && projects.length > 1) {
     throw usageError(`--shard splits one project's suite, but the selection spans ${projects.length} projects (${projects.map((p) => path.relative(request.cwd, p.selection.root) || '.').join(', ')}): run each project's shards separately, with --cwd or its files`);
   }
-  for (const { selection, ids } of projects) {
-    if (interrupts.signal) break;
-    runs.push(await runProject(request, selection, interrupts, runId, ids));
-  }
+  const runs = await runProjects(request, projects, interrupts, runId);
   const [only] = runs;
   // Workspaces run for their root are merged even when there is one: the root was asked for.
   const reason = selections.find((s) => s.reason !== undefined)?.reason;

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ROOT_MARKERS } from '../runners/index.js';
+import { runnerIn, subprojects } from './subprojects.js';
 import { workspaceTests } from './workspaces.js';
 
 const isRoot = (dir: string): boolean => ROOT_MARKERS.some((marker) => fs.existsSync(path.join(dir, marker)));
@@ -35,6 +36,19 @@ export function selectProjects(cwd: string, files: readonly string[]): ProjectSe
     }
     return workspaces.dirs.map((root) => ({ root, files: [], reason: workspaces.reason }));
   });
+}
+
+/** --all-projects: the project at `cwd` (when a runner is detected there, or its
+ * workspaces when its tests are theirs) and every project below it (subprojects(): two
+ * levels down, not inside each other), in that order, each once. None found: `cwd`, for
+ * detection to report. */
+export function everyProject(cwd: string): ProjectSelection[] {
+  const own = isRoot(cwd) ? selectProjects(cwd, []).filter((s) => s.reason !== undefined || runnerIn(cwd) !== null) : [];
+  const below = subprojects(cwd, Number.POSITIVE_INFINITY).flatMap((s) => selectProjects(s.root, []));
+  if (own.length + below.length === 0) return [{ root: cwd, files: [] }];
+  const seen = new Set<string>();
+  const reason = `--all-projects: each project found below ${cwd} ran in its own root`;
+  return [...own, ...below].filter((s) => !seen.has(s.root) && seen.add(s.root) !== undefined).map((s) => ({ ...s, reason }));
 }
 
 function byRoot(cwd: string, files: readonly string[]): ProjectSelection[] {

@@ -19,12 +19,13 @@ const SKIPPED = new Set(['node_modules', 'vendor', 'target', 'dist', 'build', 't
   '__pycache__', 'test', 'tests', 'spec', '__tests__']);
 
 /** The projects in the directories below `root` (not inside each other), in name order:
- * at a monorepo root, what a run of the root leaves out. One listing per directory. */
-export function subprojects(root: string): Subproject[] {
+ * at a monorepo root, what a run of the root leaves out. One listing per directory.
+ * `max`: the most found (the warning names a few; --all-projects runs them all). */
+export function subprojects(root: string, max = MAX_FOUND): Subproject[] {
   const found: Subproject[] = [];
   const walk = (dir: string, depth: number): void => {
     for (const name of directories(dir)) {
-      if (found.length >= MAX_FOUND) return;
+      if (found.length >= max) return;
       const sub = path.join(dir, name);
       const runner = runnerIn(sub);
       if (runner !== null) found.push({ root: sub, runner });
@@ -47,7 +48,7 @@ function directories(dir: string): string[] {
 }
 
 /** The runner of a directory with a project marker, or null (no marker, no runner). */
-function runnerIn(dir: string): string | null {
+export function runnerIn(dir: string): string | null {
   let names: string[];
   try {
     names = fs.readdirSync(dir);

@@ -42,6 +42,16 @@ export async function listedUnits(root: string, lister: Lister): Promise<ShardUn
   }
 }
 
+/** The stdout of a runner's own listing that prints there alone (`go list -json`,
+ * `cargo metadata`); a RUNNER_FAILED error with its last lines when it fails. */
+export async function listingStdout(argv: readonly string[], cwd: string, env: NodeJS.ProcessEnv, what: string): Promise<string> {
+  const outcome = await runListing({ argv, cwd, env });
+  if (outcome.code === 0) return outcome.stdout;
+  const ended = outcome.code === null ? `signal ${outcome.signal ?? '?'}` : `exit ${outcome.code}`;
+  const said = lastLines(outcome.output);
+  throw new HarnessError('RUNNER_FAILED', `--shard: listing ${what} failed (${ended})${said === '' ? '' : `:\n${said}`}`, { command: argv.join(' ') });
+}
+
 type Answer = { readonly files: readonly string[] } | { readonly refused: string };
 
 function readAnswer(file: string): Answer | null {

@@ -79,6 +79,10 @@ export interface RunningTest {
 export interface PackageResult {
   readonly name: string;
   readonly cached: boolean;
+  /** How long the package's test binary ran (go's final event's Elapsed: init, TestMain
+   * and every test), in ms; absent when the runner did not say. Its unit's duration,
+   * unless replayed from the cache. */
+  readonly elapsed_ms?: number;
 }
 
 /** A number or outcome a report states about itself that its tests do not bear out

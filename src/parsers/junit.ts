@@ -158,7 +158,7 @@ class JunitReader {
     if (!this.sumChildren || this.suites.length >= 2) this.count(tc);
 
     const at = this.definition(facts, naming.file, dialect);
-    const base = { id: naming.id, name: naming.name, file: at.file, line: at.line, ...duration(facts.attrs['time']) };
+    const base = { id: naming.id, name: naming.name, file: at.file, line: at.line, ...duration(facts.attrs['time']), ...this.suiteOf(facts) };
     let result: TestResult;
     if (failing) {
       const status = failing.kind === 'error' || failing.kind === 'rerunError' ? 'error' : 'failed';
@@ -176,6 +176,12 @@ class JunitReader {
     const go = dialect === 'go' || /^(Test|Example|Fuzz|Benchmark)/.test(naming.name);
     const group = !go ? '' : dialect === 'go' ? facts.classname : `${facts.suites.join('\u0000')}\u0000${facts.classname}`;
     this.entries.push({ result, group, go });
+  }
+
+  /** With the hint `suite: classname` (--timings reads a JUnit file so): the testcase's
+   * classname as its suite, where go's package and cargo's target are named. */
+  private suiteOf(facts: CaseFacts): { suite?: string } {
+    return this.ctx.hints?.['suite'] === 'classname' && facts.classname !== '' ? { suite: facts.classname } : {};
   }
 
   private count(tc: OpenCase): void {

@@ -22,6 +22,8 @@ export interface ListingOutcome {
   readonly signal: NodeJS.Signals | null;
   /** Its stdout and stderr, interleaved, the last KEPT_OUTPUT characters. */
   readonly output: string;
+  /** Its stdout, whole: for a listing printed there (`go list -json`, `cargo metadata`). */
+  readonly stdout: string;
 }
 
 /** Runs the listing to its end. A spawn that fails (a missing interpreter) is
@@ -35,7 +37,11 @@ export function runListing(options: ListingOptions): Promise<ListingOutcome> {
     const keep = (chunk: Buffer): void => {
       output = (output + chunk.toString('utf8')).slice(-KEPT_OUTPUT);
     };
-    child.stdout.on('data', keep);
+    const stdout: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout.push(chunk);
+      keep(chunk);
+    });
     child.stderr.on('data', keep);
     let timedOut = false;
     const timer = setTimeout(() => {
@@ -51,7 +57,7 @@ export function runListing(options: ListingOptions): Promise<ListingOutcome> {
       // Whatever it left behind in its group goes with it.
       killProcessGroup(child.pid ?? 0, 'SIGKILL');
       if (timedOut) reject(new HarnessError('RUNNER_FAILED', `listing the tests took more than ${Math.round((options.timeoutMs ?? LISTING_TIMEOUT_MS) / 1000)} s: ${shown}`, { command: shown }));
-      else resolve({ code, signal, output });
+      else resolve({ code, signal, output, stdout: Buffer.concat(stdout).toString('utf8') });
     });
   });
 }

@@ -50,7 +50,8 @@ function header(report: RunReport, c: ChalkInstance): string[] {
   if (!report.framework) return [c.bold(`run-tests · ${root}`), ...source];
   return [
     `${c.bold(`run-tests · ${report.framework}`)} ${c.dim(`· ${root}`)}`,
-    ...(report.source === 'run' ? [c.dim(`$ ${visible(report.command ?? '')}`)] : source),
+    // No command (an empty shard, a listing that failed): no `$` line.
+    ...(report.source === 'run' ? (report.command ? [c.dim(`$ ${visible(report.command)}`)] : []) : source),
     ...(report.shard ? [shardLine(report.shard)] : []),
   ];
 }

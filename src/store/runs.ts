@@ -42,6 +42,9 @@ export interface RunInfo extends Owner {
   readonly log: string;
   /** The runner reports this run reads (ReportSource), absolute paths in the run directory. */
   readonly reports: readonly { readonly path: string; readonly parser: string; readonly hints?: Readonly<Record<string, string>> }[];
+  /** The RUN_TESTS_RUN_ID its processes carry, where it is not run_id (a project of a run
+   * whose projects ran at once). */
+  readonly marker?: string;
 }
 
 /** Creates the run's directory with its run.json in it: built under a dot name, then

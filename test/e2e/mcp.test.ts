@@ -5,6 +5,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { spawnSync } from 'node:child_process';
 import fs from 'fs-extra';
+import os from 'node:os';
 import path from 'node:path';
 import type { RunReport } from '../../src/model/report.js';
 import { copyFixture, failures, hasTools, processGone, REPO, RUN_ID, validateReport, waitFor } from './helpers.js';
@@ -156,6 +157,30 @@ suite('run-tests mcp', () => {
       await waitFor('the interrupted run to be recorded', () => fs.existsSync(last), 15_000);
       const report = structured(await call(client, 'get_result', { cwd: dir })) as unknown as RunReport;
       expect([report.source, report.status, report.exit_code, report.summary.passed]).toEqual(['run', 'interrupted', 130, 1]);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("counts the progress of every project of a monorepo run, not only the first's", async () => {
+    const root = fs.realpathSync(await fs.mkdtemp(path.join(os.tmpdir(), 'run-tests-mcp-mono-')));
+    await copyFixture('node-test-mixed', path.join(root, 'a'));
+    await copyFixture('node-test-hang', path.join(root, 'b'));
+    const client = await connect();
+    try {
+      const progress: number[] = [];
+      const cancel = new AbortController();
+      const running = call(client, 'run_tests', { cwd: root, files: ['a', 'b'] }, { signal: cancel.signal, onprogress: (p) => progress.push(p.progress) });
+      running.catch(() => undefined);
+      // a's 11 tests and the one b finishes before it hangs.
+      await waitFor('both projects to be counted', () => progress.at(-1) === 12, 30_000);
+      const grandchild = path.join(root, 'b/grandchild.pid');
+      await waitFor('the hanging test to start', () => fs.existsSync(grandchild) && fs.readFileSync(grandchild, 'utf8') !== '', 15_000);
+      cancel.abort('enough');
+      await expect(running).rejects.toThrow();
+      const pid = Number(fs.readFileSync(grandchild, 'utf8'));
+      await waitFor(`process ${pid} to die`, () => processGone(pid), 15_000);
+      expect(Math.max(...progress)).toBe(12);
     } finally {
       await client.close();
     }

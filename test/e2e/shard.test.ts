@@ -6,6 +6,7 @@ import type { ReportedTest, RunReport } from '../../src/model/report.js';
 import { copyFixture, failures, hasTools, junitTests, runCli, runJson } from './helpers.js';
 
 const suite = hasTools('ruby', 'bundle', 'rspec') ? describe : describe.skip;
+const NODE_UNITS = ['test/alpha.test.js', 'test/bravo.test.js', 'test/charlie.test.js', 'test/delta.test.js'];
 
 const UNITS = ['spec/a_spec.rb', 'spec/b_spec.rb', 'spec/c_spec.rb', 'spec/d_spec.rb', 'spec/e_spec.rb'];
 const FAILURES = [
@@ -147,5 +148,40 @@ suite('--shard on rspec', () => {
     expect(await refused(['one', '--shard', '1/2', '--timings', 'absent.json'])).toMatch(/^run-tests: --timings: file "absent.json" does not exist/);
     // Nothing ran: no run directory in either project.
     expect(fs.existsSync(path.join(repo, 'one/.run-tests/runs'))).toBe(false);
+  });
+});
+
+describe('--shard on node:test', () => {
+  it('n shards together run the full run\'s tests, each exactly once; an empty one runs nothing', async () => {
+    const dir = await copyFixture('node-test-shards');
+    const junit = path.join(dir, 'full.xml');
+    const full = await runJson(['--cwd', dir, '--junit', junit]);
+    expect([full.exitCode, full.report.summary]).toEqual([1, { run: 7, passed: 5, failures: 1, errors: 0, skips: 1 }]);
+    expect(Object.keys(full.report.unit_durations ?? {})).toEqual(NODE_UNITS);
+    const expected = (await junitTests(junit)).map(([file, name, outcome]) => `${file} ${name} ${outcome}`).sort();
+    const outcome = (status: string): string => ({ failed: 'failure', error: 'error', skipped: 'skipped' })[status] ?? 'passed';
+    for (const count of [1, 2, 3, 5]) {
+      const runs = await shards(dir, count, ['--allow-no-tests']);
+      const ran = runs.flatMap((r) => (r.report.tests ?? []).map((t) => `${key(t)} ${outcome(t.status)}`));
+      expect([count, ran.sort()]).toEqual([count, expected]);
+      expect(runs.flatMap((r) => r.report.shard?.units ?? []).sort()).toEqual(NODE_UNITS);
+      expect(new Set(runs.map((r) => r.report.shard?.partition)).size).toBe(1);
+    }
+    // Five shards of four files: the last is given none, and starts no node.
+    const empty = await runJson(['--cwd', dir, '--shard', '5/5']);
+    expect(empty).toMatchObject({ exitCode: 4, report: { status: 'no_tests', command: null, shard: { units: [], total_units: 4 } } });
+  });
+
+  it('balances by --timings from the JUnit file a node:test run wrote', async () => {
+    const dir = await copyFixture('node-test-shards');
+    const junit = path.join(dir, 'full.xml');
+    await runJson(['--cwd', dir, '--junit', junit]);
+    // delta's one test takes 5 s, the others nearly nothing: delta alone in a part.
+    const xml = (await fs.readFile(junit, 'utf8')).replace(/<testcase([^>]*?) time="[^"]*"([^>]*?) file="([^"]+)"/g,
+      (_all, before: string, between: string, file: string) => `<testcase${before} time="${file === 'test/delta.test.js' ? '5' : '0.001'}"${between} file="${file}"`);
+    await fs.writeFile(junit, xml);
+    const runs = await shards(dir, 2, ['--timings', junit]);
+    expect(runs.map((r) => r.report.shard?.units)).toEqual([['test/delta.test.js'], ['test/alpha.test.js', 'test/bravo.test.js', 'test/charlie.test.js']]);
+    expect(runs.map((r) => r.report.tests?.length)).toEqual([1, 6]);
   });
 });

@@ -5,6 +5,7 @@ import { RUNNER_VERSIONS } from '../../scripts/runner-versions.js';
 import { copyFixture, failures, readEvents, runJson } from './helpers.js';
 import { ADDS_NEGATIVES, BEFORE_BROKE, HOOKS_PLAIN, JEST_MIXED_FAILURES, sorted } from './expected.js';
 import { installedPackages, installedSets, versionFixture } from './runner-versions.js';
+import { addFiles, expectShardsMatchFullRun } from './shard-check.js';
 
 /** Every jest major of the version matrix runs the same fixtures to the same report. */
 const sets = installedSets('jest');
@@ -61,6 +62,11 @@ describe.each(sets.length > 0 ? sets : ['none installed'])('jest version matrix:
     const { exitCode, report } = await runJson(['--cwd', dir]);
     expect([exitCode, report.status, report.summary.passed]).toEqual([3, 'error', 1]);
     expect(report.warnings[0]).toBe('jest stopped while running test/b_exit.test.js (during "calls process.exit") and reported no result for it: a test may have called process.exit, or the process crashed or was killed');
+  });
+
+  it('--shard: two shards run the full run\'s tests, each once, on the files jest lists them (console.log on 29, its own console on 30)', async () => {
+    const dir = await addFiles(await versionFixture('jest-mixed', id), { 'test/a.test.js': "test('a', () => {});\n", 'test/data.test.js': "test('data', () => {});\n" });
+    expect((await expectShardsMatchFullRun(dir, [2])).parts.every((part) => part.length > 0)).toBe(true);
   });
 });
 

@@ -5,6 +5,7 @@ import { RUNNER_VERSIONS } from '../../scripts/runner-versions.js';
 import { copyFixture, failures, readEvents, runFile, runJson } from './helpers.js';
 import { sorted } from './expected.js';
 import { installedPackages, installedSets, versionFixture } from './runner-versions.js';
+import { addFiles, expectShardsMatchFullRun } from './shard-check.js';
 
 /** Every mocha major of the version matrix runs the same fixtures to the same report. */
 const sets = installedSets('mocha');
@@ -72,6 +73,11 @@ describe.each(sets.length > 0 ? sets : ['none installed'])('mocha version matrix
     const { exitCode, report } = await runJson(['--cwd', dir]);
     expect([exitCode, report.status, report.summary.passed]).toEqual([3, 'error', 1]);
     expect(report.warnings[0]).toBe('mocha exited with code 1 before its run ended, in test/exit.spec.js, during "exit calls process.exit"');
+  });
+
+  it('--shard: two shards run the full run\'s tests, each once, on the files mocha\'s collect-files lists them (an array on 9, an object from 10)', async () => {
+    const dir = await addFiles(await versionFixture('mocha-mixed', id), { 'spec/a.spec.js': "it('a', () => {});\n" });
+    expect((await expectShardsMatchFullRun(dir, [2])).parts.every((part) => part.length > 0)).toBe(true);
   });
 });
 

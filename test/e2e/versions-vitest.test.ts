@@ -5,6 +5,7 @@ import { RUNNER_VERSIONS } from '../../scripts/runner-versions.js';
 import { copyFixture, failures, readEvents, runJson } from './helpers.js';
 import { VITEST_MIXED_FAILURES, sorted } from './expected.js';
 import { installedPackages, installedSets, versionFixture } from './runner-versions.js';
+import { addFiles, expectShardsMatchFullRun } from './shard-check.js';
 
 /** Every vitest major of the version matrix runs the same fixtures to the same report. */
 const sets = installedSets('vitest');
@@ -60,6 +61,12 @@ describe.each(sets.length > 0 ? sets : ['none installed'])('vitest version matri
     // vitest 4 goes on and reports the other file; vitest 3's own CLI dies with the worker's channel.
     expect(report.status).toBe(id === 'vitest-3' ? 'error' : 'failed');
     expect(report.warnings).toContain('vitest stopped while running test/crash.test.js and reported no result for it: a test may have called process.exit, or the process crashed or was killed');
+  });
+
+  it('--shard: two shards run the full run\'s tests, each once, on the files vitest lists them, and a shard runs exactly its files', async () => {
+    const dir = await addFiles(await versionFixture('vitest-mixed', id), { 'test/x/a.test.ts': "import { test } from 'vitest';\ntest('x a', () => {});\n", 'test/xx/a.test.ts': `import { test } from 'vitest';\ntest('xx a', () => {});\n${'// the heaviest unit, a shard of its own\n'.repeat(100)}` });
+    const { parts } = await expectShardsMatchFullRun(dir, [2]);
+    expect(parts.some((part) => part.includes('test/x/a.test.ts') && !part.includes('test/xx/a.test.ts'))).toBe(true);
   });
 });
 

@@ -90,40 +90,48 @@ function outcomeOf(exitCode: number | null, stdout: string, stderr: string): Run
   }
 }
 
-/** The live count, read as the CLI's own live count is: the child's run directory is
- * found by its pid in run.json, and its reports are followed as they grow. Only the first
- * project's run is followed (a monorepo run reports the count of its first project). */
+/** The live count, read as the CLI's own live count is: each project's run directory
+ * of the child is found by its pid in run.json, and its reports are followed as they
+ * grow; the count is the sum over the projects (a monorepo run's may run at once). */
 function followChild(child: ChildProcess, roots: readonly string[], onProgress: (finished: number) => void): () => void {
-  let follower: Promise<ReportFollower> | null = null;
+  const followers: Promise<ReportFollower>[] = [];
+  const finished = new Map<string, number>();
   let sent = 0;
-  const find = () => roots.flatMap((root) => {
+  const find = (root: string): RunInfo | null | undefined => {
     const dir = path.join(root, ARTIFACTS_DIR);
     // The child's run is among the newest; older runs are not read on every look.
-    return runIds(dir).slice(0, RECENT_RUNS).map((id) => readRun(dir, id));
-  }).find((run) => run.info?.pid === child.pid && run.report === null)?.info;
+    return runIds(dir).slice(0, RECENT_RUNS).map((id) => readRun(dir, id)).find((run) => run.info?.pid === child.pid && run.report === null)?.info;
+  };
+  const waiting = new Set(roots);
   const look = setInterval(() => {
-    let info: RunInfo | null | undefined;
-    try {
-      info = find();
-    } catch {
-      return; // an unreadable .run-tests: the run itself says what is wrong with it
+    for (const root of waiting) {
+      let info: RunInfo | null | undefined;
+      try {
+        info = find(root);
+      } catch {
+        continue; // an unreadable .run-tests: the run itself says what is wrong with it
+      }
+      if (info === undefined || info === null) continue;
+      waiting.delete(root);
+      // Only the count is sent: a progress notification carries a number (and a message).
+      const follower = followReports(info.reports, info.project_root, {
+        update: (progress) => {
+          finished.set(root, progress.finished);
+          const total = [...finished.values()].reduce((sum, n) => sum + n, 0);
+          if (total > sent) onProgress((sent = total));
+        },
+        failure: () => undefined,
+        end: () => undefined,
+      });
+      follower.catch(() => undefined);
+      followers.push(follower);
     }
-    if (info === undefined || info === null) return;
-    clearInterval(look);
-    // Only the count is sent: a progress notification carries a number (and a message).
-    follower = followReports(info.reports, info.project_root, {
-      update: ({ finished }) => {
-        if (finished > sent) onProgress((sent = finished));
-      },
-      failure: () => undefined,
-      end: () => undefined,
-    });
-    follower.catch(() => undefined);
+    if (waiting.size === 0) clearInterval(look);
   }, PROGRESS_LOOK_MS);
   look.unref();
   return () => {
     clearInterval(look);
     // finish() also closes the files; what it parsed is not wanted (the child's report is).
-    void follower?.then((f) => f.finish()).catch(() => undefined);
+    for (const follower of followers) void follower.then((f) => f.finish()).catch(() => undefined);
   };
 }

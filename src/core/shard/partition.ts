@@ -28,7 +28,7 @@ export function partition(units: readonly WeightedUnit[], count: number): Partit
   const parts: string[][] = Array.from({ length: count }, () => []);
   const ordered = [...units].sort((a, b) => b.weight - a.weight || byName(a.name, b.name));
   for (const unit of ordered) {
-    const lightest = lightestPart(loads);
+    const lightest = lightestPart(loads, parts.map((part) => part.length));
     loads[lightest] = (loads[lightest] ?? 0) + unit.weight;
     parts[lightest]?.push(unit.name);
   }
@@ -36,10 +36,16 @@ export function partition(units: readonly WeightedUnit[], count: number): Partit
   return { parts: sorted, digest: partitionDigest(sorted) };
 }
 
-/** The index of the least loaded part; the lowest such index on a tie. */
-function lightestPart(loads: readonly number[]): number {
+/** The index of the least loaded part; on a tie the one with the fewest units, then the
+ * lowest index: units that weigh nothing (go's packages whose tests took under go's 10 ms
+ * step, packages without tests) are dealt round, not all into the first part. */
+function lightestPart(loads: readonly number[], sizes: readonly number[]): number {
   let best = 0;
-  for (let i = 1; i < loads.length; i++) if ((loads[i] ?? 0) < (loads[best] ?? 0)) best = i;
+  for (let i = 1; i < loads.length; i++) {
+    const load = loads[i] ?? 0;
+    const bestLoad = loads[best] ?? 0;
+    if (load < bestLoad || (load === bestLoad && (sizes[i] ?? 0) < (sizes[best] ?? 0))) best = i;
+  }
   return best;
 }
 

@@ -1,19 +1,36 @@
 import path from 'node:path';
-import type { ReportedTest, RunReport } from '../../model/report.js';
-import type { TestResult } from '../../model/results.js';
+import type { ReportedTest, RunReport, ShardInfo } from '../../model/report.js';
+import type { Parts } from '../build-report.js';
+import type { PackageResult, TestResult } from '../../model/results.js';
 import { isFailure, recordOf } from '../failures.js';
 import { addDuration } from './timings.js';
 import type { UnitOf } from './timings-file.js';
 
+/** What a run's report adds for --shard: every report's unit_durations; a shard's part
+ * and the tests it ran. */
+export function shardParts(unitOf: UnitOf, shard: ShardInfo | null, tests: readonly TestResult[], log: string, packages: readonly PackageResult[] = []): Pick<Parts, 'unitDurations' | 'shard'> {
+  const durations = unitDurations(tests, unitOf, packages);
+  return {
+    ...(durations === undefined ? {} : { unitDurations: durations }),
+    ...(shard === null ? {} : { shard: { info: shard, tests: reportedTests(tests, log) } }),
+  };
+}
+
 /** `unit_durations`: the ms of each unit's tests that gave a duration, summed. A unit
  * none of whose tests gave one is absent (unknown, never 0); so is the field when no
- * unit has one. */
-export function unitDurations(tests: readonly TestResult[], unitOf: UnitOf): RunReport['unit_durations'] {
+ * unit has one. A package whose own time the report gives (go's, to the ms) takes that
+ * instead: its tests' times leave out init and TestMain, and go gives them in 10 ms
+ * steps. Not a package replayed from the runner's cache: that took no time. */
+export function unitDurations(tests: readonly TestResult[], unitOf: UnitOf, packages: readonly PackageResult[] = []): RunReport['unit_durations'] {
   const sums = new Map<string, number>();
   for (const test of tests) {
     if (test.durationMs === undefined) continue;
     const unit = unitOf(test);
     if (unit !== null) addDuration(sums, unit, test.durationMs);
+  }
+  for (const pkg of packages) {
+    const unit = pkg.elapsed_ms === undefined || pkg.cached ? null : unitOf({ id: pkg.name, name: pkg.name, file: null, suite: pkg.name });
+    if (unit !== null && pkg.elapsed_ms !== undefined) sums.set(unit, pkg.elapsed_ms);
   }
   return sums.size === 0 ? undefined : Object.fromEntries([...sums].sort(([a], [b]) => (a < b ? -1 : 1)));
 }

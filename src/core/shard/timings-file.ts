@@ -66,7 +66,8 @@ function addAll(into: Map<string, number>, entries: unknown, prefix: string): vo
 
 /** A JUnit file's testcase times, summed per unit (a test without a time adds nothing). */
 function junitDurations(file: string, text: string, root: string, unitOf: UnitOf): Durations {
-  const parsed = parseJunit(text, { root });
+  // The classname is the suite: go's package, cargo's target, which their unitOf read.
+  const parsed = parseJunit(text, { root, hints: { suite: 'classname' } });
   const not = parsed.warnings.find((w) => w.startsWith('not a JUnit report'));
   if (not !== undefined) throw usageError(`--timings ${file} is neither a run-tests JSON report nor JUnit XML: ${not}`);
   if (parsed.tests.length === 0) throw usageError(`--timings ${file} holds no JUnit testcases to take durations from`);

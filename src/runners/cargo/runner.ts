@@ -7,6 +7,8 @@ import { cargoTestsAt } from './at-line.js';
 import { refusedOption } from '../../project/runner-args.js';
 import type { Runner, Invocation, PlanRequest } from '../types.js';
 import { cargoHumanOutput } from './human.js';
+import { packageTargets, targetOfUnit, unitOfSelector } from './targets.js';
+import { suiteTarget } from './suite.js';
 
 /** cargo prints artifact messages (which binary is which target of which package) as
  * JSON on stdout and still renders compiler errors as text on stderr; each libtest
@@ -37,7 +39,7 @@ export const cargo: Runner = {
 
   plan(request: PlanRequest): Invocation {
     const report = request.artifacts.file('cargo-test.jsonl');
-    const commands = request.rerun ? rerunCommands(request.rerun) : [plainCommand(request)];
+    const commands = request.rerun ? rerunCommands(request.rerun) : request.units ? unitCommands(request) : [plainCommand(request)];
     const own = splitAtDashes(request.runnerArgs ?? []);
     const [first, ...rest] = commands.map(({ select, filters }) => [...CARGO_TEST, ...select, ...own.cargo, '--', ...LIBTEST_JSON, ...own.libtest, ...filters]);
     const workspace = workspaceRoot(request.facts, request.root);
@@ -53,6 +55,20 @@ export const cargo: Runner = {
       captureOutput: report,
       requires: ['cargo'],
     };
+  },
+
+  /** A unit is a test target, named by its crate root (`tests/api.rs`), or a library's
+   * doc tests (`src/lib.rs#doc`); a part runs exactly its targets. */
+  shard: {
+    selects: 'units',
+    // Loaded here, not before the runner starts: cargo metadata runs for --shard only.
+    units: async (request) => (await import('./shard.js')).cargoUnits(request),
+    unitOf(test, facts) {
+      // Its id names its target (a package alone: a compile error, of no one target); a
+      // test read back from JUnit has only its suite (`mixed::api`).
+      const parsed = parseId(test.id) ?? (test.suite === undefined ? null : suiteTarget(test.suite));
+      return parsed === null || parsed.selector.length === 0 ? null : unitOfSelector(facts, parsed.pkg, parsed.selector);
+    },
   },
 
   /** cargo's first `error:` and the lines that explain it, up to a blank line (a
@@ -136,14 +152,35 @@ export interface CargoCommand {
 }
 
 function plainCommand(request: PlanRequest): CargoCommand {
-  const name = request.name;
+  return { select: targetsOf(request.files, request.facts), filters: nameFilters(request) };
+}
+
+function nameFilters({ name }: PlanRequest): string[] {
   if (name?.regex) throw usageError(`--name /${name.text}/: cargo test filters by substring, not by regular expression`);
-  return { select: targetsOf(request.files, request.facts), filters: name ? freeArguments([name.text]) : [] };
+  return name ? freeArguments([name.text]) : [];
+}
+
+/** --shard's part: exactly its targets, one command per package (a target option applies
+ * to every package of a command) and its doc tests in one of their own (cargo cannot
+ * mix `--doc` with other target options). */
+function unitCommands(request: PlanRequest): CargoCommand[] {
+  const filters = nameFilters(request);
+  const commands = new Map<string, string[]>();
+  for (const unit of request.units ?? []) {
+    const found = targetOfUnit(request.facts, unit);
+    if (found === null) throw usageError(`--shard: ${unit} is no test target of this cargo project`);
+    const { target, doc } = found;
+    const key = `${target.pkg}${doc ? ' --doc' : ''}`;
+    const select = doc ? ['--doc'] : target.kind === 'lib' ? ['--lib'] : targetOption(`--${target.kind}`, target.name);
+    commands.set(key, [...(commands.get(key) ?? ['-p', target.pkg]), ...select]);
+  }
+  if (commands.size === 0) throw usageError('--shard: this part holds no cargo target');
+  return [...commands.values()].map((select) => ({ select, filters }));
 }
 
 /** The targets of the given files, relative to the package root: `src/**` is the
  * library's unit tests (`--lib`; `--bins` when there is no src/lib.rs), `src/main.rs`
- * and `src/bin/x.rs` the binaries, `tests/x.rs` or `tests/x/…` the integration test
+ * and `src/bin/x.rs` their binary (`--bin <name>`), `tests/x.rs` or `tests/x/…` the integration test
  * `x`, likewise examples and benches; `tests/` is every integration test. Anything
  * else (Cargo.toml, build.rs, the root) runs the whole package. */
 export function targetsOf(files: readonly string[], facts: ProjectFacts): string[] {
@@ -163,7 +200,7 @@ function targetOf(file: string, facts: ProjectFacts): string[] | null {
   const [top = '', second] = parts;
   const stem = (name: string) => name.replace(/\.rs$/, '');
   if (top === 'src') {
-    if (file === 'src/main.rs') return ['--bins'];
+    if (file === 'src/main.rs') return mainBinary(facts);
     if (parts[1] === 'bin' && second !== undefined && parts.length > 2) return targetOption('--bin', stem(parts[2] ?? ''));
     return facts.exists('src/lib.rs') ? ['--lib'] : ['--bins'];
   }
@@ -171,6 +208,13 @@ function targetOf(file: string, facts: ProjectFacts): string[] | null {
   if (flag === undefined) return null;
   if (second === undefined) return [`${flag}s`];
   return targetOption(flag, stem(second));
+}
+
+/** The binary whose crate root is src/main.rs (the package's name, unless a `[[bin]]`
+ * names it), not `--bins`, which would run src/bin/ too. */
+function mainBinary(facts: ProjectFacts): string[] {
+  const bin = packageTargets(facts, '')?.find((t) => t.kind === 'bin' && t.file === 'src/main.rs');
+  return bin === undefined ? ['--bins'] : targetOption('--bin', bin.name);
 }
 
 /** `--test api`; `--test=-x` for a target named like an option (`tests/-x.rs`), which

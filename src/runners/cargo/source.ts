@@ -3,8 +3,8 @@
  * read through the given functions, by project-relative path. Loaded by the cargo
  * adapter's locate() after a run, never before the runner starts. */
 import path from 'node:path';
-import picomatch from 'picomatch';
-import { tomlString, tomlStrings, tomlTable } from '../../project/toml.js';
+import { tomlString, tomlTable } from '../../project/toml.js';
+import { manifestIn, packageDirs } from './members.js';
 import type { Location } from './text.js';
 import { codeOnly } from './rust-code.js';
 
@@ -65,45 +65,6 @@ export function libraryRoot(sources: Sources, pkg: string): string | null {
   const lib = tomlString(tomlTable(sources.read(manifestIn(dir))), 'lib', 'path') ?? 'src/lib.rs';
   return path.posix.join(dir, lib);
 }
-
-/** The root's package directory ('') and the workspace's members, `exclude` honoured. */
-function packageDirs(sources: Sources): string[] {
-  const manifest = tomlTable(sources.read('Cargo.toml'));
-  const excluded = new Set(tomlStrings(manifest, 'workspace', 'exclude').map(cleanDir));
-  const members = tomlStrings(manifest, 'workspace', 'members').flatMap((member) => memberDirs(sources, cleanDir(member)));
-  return [...new Set(['', ...members])].filter((dir) => !excluded.has(dir));
-}
-
-/** How deep a `**` member glob is followed below its base. */
-const GLOB_DEPTH = 6;
-/** Directories a member glob never reaches into: build output, VCS, vendored JS. */
-const NOT_MEMBERS = new Set(['target', 'node_modules']);
-
-/** A member path, or the directories a member glob matches (cargo's globs: `*`, `?`, `[…]`,
- * `**`), matched by picomatch against the directories below the glob's fixed base. */
-function memberDirs(sources: Sources, member: string): string[] {
-  const { base, isGlob } = picomatch.scan(member);
-  if (!isGlob) return [member];
-  const matches = picomatch(member);
-  const depth = member.includes('**') ? GLOB_DEPTH : member.split('/').length - (base === '' ? 0 : base.split('/').length);
-  const found: string[] = [];
-  const walk = (dir: string, left: number): void => {
-    for (const name of [...sources.list(dir)].sort()) {
-      const child = path.posix.join(dir, name);
-      // Files and empty directories list nothing: neither holds a package.
-      if (name.startsWith('.') || NOT_MEMBERS.has(name) || sources.list(child).length === 0) continue;
-      if (matches(child)) found.push(child);
-      if (left > 1) walk(child, left - 1);
-    }
-  };
-  walk(base, depth);
-  return found;
-}
-
-/** `./crates/a/` → `crates/a`; the root is ''. */
-const cleanDir = (dir: string): string => path.posix.normalize(`${dir}/`).replace(/\/+$/, '').replace(/^\.$/, '');
-
-const manifestIn = (dir: string): string => path.posix.join(dir, 'Cargo.toml');
 
 interface Item {
   readonly kind: 'fn' | 'mod';

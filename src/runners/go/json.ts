@@ -41,6 +41,8 @@ interface PackageState {
   failures: number;
   /** go replayed the package's result from its test cache (`ok pkg (cached)`). */
   cached: boolean;
+  /** The package's final event's Elapsed: its test binary's run, to the ms. */
+  elapsedMs?: number;
 }
 
 const IGNORED_ACTIONS = new Set(['start', 'bench']);
@@ -111,7 +113,7 @@ class GoStream {
     // Complete: go reported on something, every package it started ended, nothing cut off.
     const reported = this.packages.size > 0 || buildFailures.length > 0;
     const complete = reported && !this.cutOff && unfinished.length === 0;
-    const packages = [...this.packages.values()].map((p) => ({ name: p.path, cached: p.cached }));
+    const packages = [...this.packages.values()].map((p) => ({ name: p.path, cached: p.cached, ...(p.elapsedMs === undefined ? {} : { elapsed_ms: p.elapsedMs }) }));
     const cached = packages.filter((p) => p.cached).length;
     const notes = cached === 0 ? [] : [`${cached} of ${packages.length} packages replayed from go's test cache (--no-cache runs them afresh)`];
     return { tests: [...this.results.values()], complete, warnings: this.warnings, packages, notes, ...(complete || this.packages.size === 0 ? {} : { running: this.running() }) };
@@ -158,7 +160,7 @@ class GoStream {
     }
     if (action === 'pass' || action === 'fail' || action === 'skip') {
       if (name !== null) this.finishTest(pkg, this.test(pkg, name), action, event.elapsed);
-      else this.finishPackage(pkg, action, event.failedBuild);
+      else this.finishPackage(pkg, action, event.failedBuild, event.elapsed);
       return;
     }
     if (!this.unknownActions.has(action)) {
@@ -233,8 +235,9 @@ class GoStream {
   /** The package's final line. Tests still running then were cut off by the package's
    * end (go's own -timeout, a crash): they are errors. A package that failed without
    * any test result (and did build) is one error entry. */
-  private finishPackage(pkg: PackageState, action: 'pass' | 'fail' | 'skip', failedBuild: string | null): void {
+  private finishPackage(pkg: PackageState, action: 'pass' | 'fail' | 'skip', failedBuild: string | null, elapsed: number | null): void {
     pkg.done = true;
+    if (elapsed !== null) pkg.elapsedMs = Math.round(elapsed * 1000);
     if (failedBuild !== null) this.build.markFailed(packageOfBuild(failedBuild));
     if (action === 'pass') return this.passPackage(pkg);
     if (action !== 'fail' || failedBuild !== null) return;

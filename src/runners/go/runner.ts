@@ -1,14 +1,17 @@
+import path from 'node:path';
 import type { FailedTestRecord } from '../../model/results.js';
 import type { ProjectFacts } from '../../project/facts.js';
-import { escapeGoRegex, selectionCommands, type GoCommand } from './select.js';
+import { escapeGoRegex, selectionCommands, unitCommands, type GoCommand } from './select.js';
 import type { Runner, Invocation, PlanRequest } from '../types.js';
 import { parseGoTestId } from './id.js';
+import { modulePath, packageDirOf } from './package.js';
 import { goHumanOutput } from './human.js';
 import { goTestAt } from './at-line.js';
 import { usageError } from '../../model/errors.js';
 import { refusedOption } from '../../project/runner-args.js';
 
 export { escapeGoRegex, goRunPattern } from './select.js';
+export { modulePath } from './package.js';
 
 /** go prints its JSON events on stdout (and, before Go 1.24, build errors as text on
  * stderr): the log, which holds both, whole lines as they come, is the report, kept
@@ -40,6 +43,20 @@ export const go: Runner = {
   // go's flags are single-dash words that never bundle: `-c` is not `-count=1`.
   refusedArgument: (args) => refusedOption('go test', args, REFUSED, { bundles: false }),
 
+  /** A unit is a package's directory (`.` for the module root); a part runs exactly its
+   * packages. */
+  shard: {
+    selects: 'units',
+    // Loaded here, not before the runner starts: go list runs for --shard only.
+    units: async (request) => (await import('./shard.js')).goUnits(request),
+    unitOf(test, facts) {
+      const dir = packageDirOf(test.suite ?? parseGoTestId(test.id).importPath, modulePath(facts));
+      if (dir !== null) return dir === '' ? '.' : dir;
+      // Outside the module's import paths: the directory of its file, if it has one.
+      return test.file === null ? null : path.posix.dirname(test.file);
+    },
+  },
+
   /** The Test, Fuzz or Example function at the line, run by its exact name in its package. */
   testsAt(file, at, facts) {
     if ('node' in at) throw usageError(`go has no node ids (${file}::${at.node}): give a line, ${file}:<line>`);
@@ -54,7 +71,7 @@ export const go: Runner = {
     const module = modulePath(request.facts);
     const { commands, notes } = request.rerun
       ? { commands: rerunCommands(request.rerun, module), notes: [] }
-      : selectionCommands(request.files, request.name, request.facts);
+      : request.units ? unitCommands(request.units, request.name) : selectionCommands(request.files, request.name, request.facts);
     const test = request.noCache === true ? [...GO_TEST, '-count=1'] : GO_TEST;
     const [first, ...rest] = commands.map(({ run, packages }) => [
       ...test, ...(request.runnerArgs ?? []), ...(run === null ? [] : ['-run', run]), ...packages,
@@ -94,8 +111,6 @@ export const go: Runner = {
     const { importPath, name: test } = parseGoTestId(failure.id);
     const name = failure.name.split('/')[0] ?? '';
     if (test === null || !GO_TEST_FUNCTION.test(name)) return null; // a package-level entry
-    // Loaded here, not before the runner starts: few runs have a failure to place.
-    const { packageDirOf } = await import('./package.js');
     const dir = packageDirOf(importPath, modulePath(facts));
     return dir === null ? null : definitionOf(name, facts, dir);
   },
@@ -114,11 +129,6 @@ export function goReportHints(facts: ProjectFacts): Readonly<Record<string, stri
   return module === null ? {} : { module };
 }
 
-/** The `module` directive of go.mod, or null. */
-export function modulePath(facts: ProjectFacts): string | null {
-  const match = /^\s*module\s+("?)([^\s"]+)\1\s*(?:\/\/.*)?$/m.exec(facts.read('go.mod') ?? '');
-  return match?.[2] ?? null;
-}
 
 /** `func <name>(` at the start of a line in the package's _test.go files, first file
  * by name; the file relative to the project root. */

@@ -65,6 +65,14 @@ export function selectionCommands(files: readonly string[], name: NameFilter | n
   return { commands, notes };
 }
 
+/** --shard's part: exactly its packages (`./lib`, not `./lib/...`, which would run the
+ * packages below it too), with --name. */
+export function unitCommands(units: readonly string[], name: NameFilter | null): GoSelection {
+  if (units.length === 0) throw usageError('--shard: this part holds no go package');
+  const packages = units.map((unit) => (unit === '.' ? '.' : `./${unit}`));
+  return { commands: [{ run: name === null ? null : goRunPattern(name), packages }], notes: [] };
+}
+
 const packageOf = (file: string): string => {
   const dir = path.posix.dirname(file);
   return dir === '.' ? '.' : `./${dir}`;

@@ -2,7 +2,8 @@ import path from 'node:path';
 import type { FailedTestRecord } from '../../model/results.js';
 import { usageError } from '../../model/errors.js';
 import type { ProjectFacts } from '../../project/facts.js';
-import type { Runner, Invocation, PlanRequest } from '../types.js';
+import type { Runner, Invocation, PlanRequest, ShardUnit, UnitsRequest } from '../types.js';
+import { listedUnits, reportersDir } from '../../ecosystems/listed-units.js';
 import { escapePythonRegex, pytestConfig, virtualenvPython } from '../../ecosystems/python.js';
 import { runsPytest, unittestCommand, type ProjectCommand } from './command.js';
 import { rerunArguments, rerunPaths } from './ids.js';
@@ -70,6 +71,11 @@ export const unittest: Runner = {
       reports: [{ path: events, parser: 'unittest' }],
     };
   },
+
+  /** A unit is a test file: a module unittest's loader took tests from, or one that
+   * failed to import or skipped itself, found by unittest's own discovery (or names) with
+   * the project's arguments (reporters/unittest/list_units.py). A load_tests is refused. */
+  shard: { selects: 'files', units: unittestUnits },
 
   /** A module that failed to load (id: the module) or a class whose setUpClass raised
    * (id: the class) is settled once a test in it ran. */
@@ -152,9 +158,10 @@ interface Commands {
   readonly paths: readonly string[];
 }
 
-/** Files by path in one command (unittest names them as modules of the root); each
+/** Files in one command, by the names discovery gives them (a file below the top-level
+ * directory is a module of it, else unittest names it as a module of the root); each
  * directory discovered in a command of its own, with the project's pattern. */
-function fileCommands(request: PlanRequest, top: string, command: ProjectCommand | null): Commands {
+function fileCommands(request: Pick<PlanRequest, 'files' | 'facts'>, top: string, command: ProjectCommand | null): Commands {
   const files = request.files.filter((f) => !request.facts.isDirectory(f));
   const dirs = request.files.filter((f) => request.facts.isDirectory(f));
   for (const file of files) {
@@ -168,7 +175,8 @@ function fileCommands(request: PlanRequest, top: string, command: ProjectCommand
     const asPackage = request.facts.exists(`${dir}/__init__.py`) && inTop && dir !== top;
     return ['discover', '-s', dir, ...(pattern === null ? [] : ['-p', pattern]), ...(asPackage ? ['-t', top] : [])];
   });
-  return { commands: [...(files.length > 0 ? [files] : []), ...discover], paths: top === '.' ? [] : [top] };
+  const named = files.map((file) => moduleName(file, top) ?? file);
+  return { commands: [...(named.length > 0 ? [named] : []), ...discover], paths: top === '.' ? [] : [top] };
 }
 
 /** The recorded failures by dotted name, importable from where the run found them. */
@@ -177,4 +185,31 @@ function rerunCommands(rerun: readonly FailedTestRecord[], top: string): Command
     if (record.id.startsWith('-')) throw usageError(`${JSON.stringify(record.id)} is not a unittest name: a recorded id never starts with "-"`);
   }
   return { commands: [rerunArguments(rerun)], paths: rerunPaths(rerun, top) };
+}
+
+/** `tests/test_a.py` below the top-level directory `tests` as discovery imports it,
+ * `test_a`; null at the root's top (the path names the same module) or where it is no
+ * module name. */
+function moduleName(file: string, top: string): string | null {
+  if (top === '.' || !file.startsWith(`${top}/`)) return null;
+  const parts = file.slice(top.length + 1, -'.py'.length).split('/');
+  return parts.every((part) => /^[A-Za-z_]\w*$/.test(part)) ? parts.join('.') : null;
+}
+
+/** The files the run of request.files would take tests from, asked of unittest's loader
+ * with the commands plan() gives it and the same PYTHONPATH. */
+function unittestUnits(request: UnitsRequest): Promise<ShardUnit[]> {
+  const command = unittestCommand(request.facts);
+  // A run of some files does not keep the project's -k: its shards would run more.
+  if (command?.args.includes('-k')) throw usageError(`--shard: ${command.source} gives unittest -k, which a run of some of its files does not keep`);
+  const top = topLevel(command);
+  const { commands, paths } = request.files.length > 0 ? fileCommands(request, top, command) : { commands: [command?.args ?? []], paths: [] };
+  const shownPaths = [...new Set([...(command?.pythonPath ?? []), ...paths])];
+  const venv = virtualenvPython(request.facts);
+  return listedUnits(request.root, {
+    argv: [venv === null ? 'python3' : path.join(request.root, venv), path.join(reportersDir(request), 'unittest', 'list_units.py'), JSON.stringify(commands)],
+    cwd: request.root,
+    env: { ...request.env, PYTHONPATH: [...shownPaths.map((p) => path.join(request.root, p)), request.env.PYTHONPATH].filter(Boolean).join(path.delimiter) },
+    what: "unittest's test files",
+  });
 }

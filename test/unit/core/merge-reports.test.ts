@@ -25,6 +25,12 @@ describe('mergeReports', () => {
     expect(mergeReports(request(null), [b]).truncated).toBeUndefined();
   });
 
+  it('keys the projects\' unit_durations from where run-tests was started', () => {
+    const timed = mergeReports(request(null), [{ ...a, unit_durations: { 'test/a.js': 12.5 } }, { ...b, unit_durations: { 'test/b.js': 3 } }]);
+    expect(timed.unit_durations).toEqual({ 'a/test/a.js': 12.5, 'b/test/b.js': 3 });
+    expect('unit_durations' in mergeReports(request(null), [a, b])).toBe(false);
+  });
+
   it('names what ran when a project timed out, its files from where run-tests was started; unknown in one is unknown', () => {
     expect(mergeReports(request(null), [a, b]).running_at_timeout).toEqual([{ name: 'hangs', file: 'b/test/h.js' }]);
     expect(mergeReports(request(null), [a, { ...b, running_at_timeout: null }]).running_at_timeout).toBeNull();

@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import fs from 'fs-extra';
 import os from 'node:os';
 import path from 'node:path';
-import { findProjectRoot, selectProjects } from '../../../src/detect/roots.js';
+import { everyProject, findProjectRoot, selectProjects } from '../../../src/detect/roots.js';
 import { subprojects } from '../../../src/detect/subprojects.js';
 import { projectsBelow } from '../../../src/core/unrun.js';
 
@@ -85,5 +85,40 @@ describe('subprojects', () => {
     // Files of a project name no projects below it; nor does a workspace its root ran for it.
     expect(projectsBelow({ root, files: ['go.mod'] })).toEqual([]);
     expect(projectsBelow({ root, files: [], reason: 'a workspace' })).toEqual([]);
+  });
+});
+
+describe('everyProject (--all-projects)', () => {
+  const temp = (): string => fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'run-tests-every-')));
+  const reason = (dir: string): string => `--all-projects: each project found below ${dir} ran in its own root`;
+
+  it('finds the directory itself when it is a project, then the projects below it in name order, each once', () => {
+    const root = temp();
+    fs.outputFileSync(path.join(root, 'Rakefile'), '');
+    fs.outputFileSync(path.join(root, 'web/package.json'), '{"scripts":{"test":"jest"}}');
+    fs.outputFileSync(path.join(root, 'web/packages/inner/package.json'), '{"scripts":{"test":"jest"}}');
+    fs.outputFileSync(path.join(root, 'api/go.mod'), 'module x\n');
+    fs.outputFileSync(path.join(root, 'node_modules/dep/package.json'), '{"scripts":{"test":"jest"}}');
+    fs.outputFileSync(path.join(root, 'docs/notes.txt'), '');
+    expect(everyProject(root)).toEqual(['.', 'api', 'web'].map((d) => ({ root: path.join(root, d), files: [], reason: reason(root) })));
+  });
+
+  it('gives the workspaces of a root whose tests are theirs, each once, before the other projects below', () => {
+    const root = temp();
+    const write = (file: string, json: object) => fs.outputFileSync(path.join(root, file), JSON.stringify(json));
+    write('package.json', { workspaces: ['packages/*'], scripts: { test: 'npm test --workspaces' } });
+    write('packages/b/package.json', { scripts: { test: 'mocha' } });
+    write('packages/a/package.json', { scripts: { test: 'node --test' } });
+    fs.outputFileSync(path.join(root, 'api/go.mod'), 'module x\n');
+    expect(everyProject(root)).toEqual(['packages/a', 'packages/b', 'api'].map((d) => ({ root: path.join(root, d), files: [], reason: reason(root) })));
+  });
+
+  it('leaves out a directory that is no project, and gives the directory itself when it finds none', () => {
+    const root = temp();
+    fs.outputFileSync(path.join(root, 'one/Gemfile'), '');
+    fs.outputFileSync(path.join(root, 'two/deeper/Cargo.toml'), '[package]\nname = "x"\n');
+    expect(everyProject(root).map((s) => path.relative(root, s.root))).toEqual(['one', 'two/deeper']);
+    const empty = temp();
+    expect(everyProject(empty)).toEqual([{ root: empty, files: [] }]);
   });
 });

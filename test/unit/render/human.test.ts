@@ -69,6 +69,18 @@ describe('renderHuman', () => {
     expect(renderHuman(report, plain)).not.toContain('not listed');
   });
 
+  it('says which shard ran, of how many units, and what balanced the parts', () => {
+    const shard = { index: 2, count: 4, units: ['test/a.test.js'], partition: '0123456789abcdef', total_units: 9, balanced_by: '--timings main.json' };
+    expect(renderHuman({ ...report, shard }, plain).split('\n').slice(0, 3)).toEqual([
+      ...renderHuman(report, plain).split('\n').slice(0, 2),
+      'shard 2/4: 1 of 9 units, balanced by --timings main.json',
+    ]);
+    const empty = renderHuman({ ...report, command: null, shard: { ...shard, units: [], total_units: 3 } }, plain);
+    expect(empty).toContain('\nshard 2/4: 0 of 3 units, balanced by --timings main.json\n');
+    // An empty shard started nothing: no `$` line.
+    expect(empty).not.toMatch(/^\$/m);
+  });
+
   it('names the tests that were running when the run timed out', () => {
     const timedOut: RunReport = {
       ...report, status: 'timed_out', timed_out: true, failed_tests: [], warnings: [],

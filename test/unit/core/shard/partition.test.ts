@@ -24,6 +24,12 @@ describe('partition', () => {
     expect(maxLoad(parts, weights)).toBeLessThanOrEqual(1.15 * total / 4);
   });
 
+  it('deals units that weigh nothing round the parts, not all into the first', () => {
+    // go records a test under its 10 ms step as 0 ms: equal loads go to the part with the fewest units.
+    const parts = partition(units({ a: 0, b: 0, c: 0, d: 0, e: 0, f: 0 }), 4).parts;
+    expect(parts).toEqual([['a', 'e'], ['b', 'f'], ['c'], ['d']]);
+  });
+
   it('depends on the units and weights only, never on the order they came in', () => {
     const list = units({ 'spec/a_spec.rb': 120, 'spec/b_spec.rb': 80, 'spec/c_spec.rb': 80, 'spec/d_spec.rb': 10, 'spec/e_spec.rb': 300 });
     const first = partition(list, 3);

@@ -120,6 +120,16 @@ describe('report fields', () => {
     expect(unitDurations([tests[2] as TestResult], (t) => t.file)).toBeUndefined();
   });
 
+  it('unit_durations takes a package\'s own time where the report gives one, unless replayed from the cache', () => {
+    const go: TestResult[] = [
+      { id: 'm/lib TestA', name: 'TestA', file: null, line: null, status: 'passed', durationMs: 0, suite: 'm/lib' },
+      { id: 'm/cmd TestB', name: 'TestB', file: null, line: null, status: 'passed', durationMs: 20, suite: 'm/cmd' },
+    ];
+    const dirOf = (t: { suite?: string }) => (t.suite ?? '').replace(/^m\/?/, '') || '.';
+    const packages = [{ name: 'm/lib', cached: false, elapsed_ms: 1500 }, { name: 'm/cmd', cached: true, elapsed_ms: 0 }, { name: 'm', cached: false, elapsed_ms: 300 }];
+    expect(unitDurations(go, dirOf, packages)).toEqual({ '.': 300, cmd: 20, lib: 1500 });
+  });
+
   it('tests lists every result, a failure\'s message bounded as failed_tests\' are', () => {
     const listed = reportedTests(tests, '/app/.run-tests/runs/x/test.log');
     expect(listed.map((t) => [t.id, t.status, t.duration_ms, t.suite ?? null])).toEqual([['a1', 'passed', 1.25, null], ['a2', 'failed', 2.5, 'A'], ['b1', 'skipped', null, null], ['n1', 'passed', 9, null]]);

@@ -10,6 +10,9 @@ import { newRunId } from '../../../../src/store/runs.js';
 import { SCHEMA_VERSION, type RunReport } from '../../../../src/model/report.js';
 import type { TestResult } from '../../../../src/model/results.js';
 import { HarnessError } from '../../../../src/model/errors.js';
+import { unitOfTests } from '../../../../src/core/shard/select.js';
+import { readProjectFacts } from '../../../../src/project/facts.js';
+import { runnerById } from '../../../../src/runners/index.js';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'rt-timings-'));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
@@ -71,6 +74,21 @@ describe('readTimingsFile', () => {
     expect(Object.fromEntries(readTimingsFile(file, '/here/app', byFile))).toEqual({ 'spec/a_spec.rb': 1000, 'spec/b_spec.rb': 125 });
     // The runner's own unit, where it has one.
     expect(Object.fromEntries(readTimingsFile(file, '/here/app', (t) => (t.file ?? '').replace(/_spec\.rb$/, '')))).toEqual({ 'spec/a': 1000, 'spec/b': 125 });
+  });
+
+  it('places go\'s JUnit testcases in their packages by their classname, the import path', () => {
+    const root = path.join(tmp, 'gomod');
+    fs.mkdirSync(root, { recursive: true });
+    fs.writeFileSync(path.join(root, 'go.mod'), 'module example.com/shop\n\ngo 1.19\n');
+    // A passing go test has no file: only its suite (the package) says where it ran.
+    const tests: TestResult[] = [
+      { id: 'example.com/shop TestA', name: 'TestA', file: null, line: null, status: 'passed', durationMs: 300, suite: 'example.com/shop' },
+      { id: 'example.com/shop/cart TestB', name: 'TestB', file: null, line: null, status: 'passed', durationMs: 1200, suite: 'example.com/shop/cart' },
+      { id: 'example.com/shop/cart TestC', name: 'TestC', file: null, line: null, status: 'passed', durationMs: 10, suite: 'example.com/shop/cart' },
+    ];
+    const file = write(renderJunit(report('/ci/shop', { status: 'passed', framework: 'go' }), tests));
+    const unitOf = unitOfTests(runnerById('go')!, readProjectFacts(root));
+    expect(Object.fromEntries(readTimingsFile(file, root, unitOf))).toEqual({ '.': 300, cart: 1210 });
   });
 
   it('refuses, naming why, what is neither a run-tests report nor JUnit', () => {

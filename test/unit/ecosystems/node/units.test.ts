@@ -53,6 +53,15 @@ describe('jest units', () => {
   });
 });
 
+describe("jest's and vitest's own --shard", () => {
+  it('is refused (exit 2), in the script or after --, before the runner starts', async () => {
+    const dir = await fixture('jest-mixed');
+    await expect(units(jest, dir, [], ['--shard=1/2'])).rejects.toMatchObject({ code: 'USAGE', message: "--shard: jest's own --shard=1/2 (in scripts.test or after --) would split each part again; run-tests deals the files out itself, run it without" });
+    await fs.writeJson(path.join(dir, 'package.json'), { scripts: { test: 'vitest run --shard 1/3' } });
+    await expect(units(vitest, dir)).rejects.toMatchObject({ code: 'USAGE', message: expect.stringMatching(/^--shard: vitest's own --shard \(in scripts.test/) });
+  });
+});
+
 describe('vitest units', () => {
   it('are the files vitest lists, and a path selects exactly that file', async () => {
     const dir = await fixture('vitest-mixed', { 'test/sub/test/math.test.ts': "import { test } from 'vitest';\ntest('m', () => {});\n" });
@@ -101,5 +110,22 @@ describe('node:test units', () => {
     const dir = await fixture('node-test-dirs');
     await fs.writeJson(path.join(dir, 'package.json'), { scripts: { test: 'node --test missing.test.js' } });
     await expect(units(nodeTest, dir)).rejects.toMatchObject({ code: 'USAGE', message: `--shard: node --test would not find missing.test.js (in ${dir})` });
+  });
+});
+
+describe('units in npm workspaces', () => {
+  it('are listed by the runner hoisted to the root, relative to the package', async () => {
+    const dir = await fixture('js-workspace');
+    expect((await units(jest, path.join(dir, 'packages/a'))).map((u) => u.name)).toEqual(['test/a.test.js']);
+    expect((await units(vitest, path.join(dir, 'packages/b'))).map((u) => u.name)).toEqual(['test/b.test.js']);
+  });
+
+  it('include files named like options, which each runner lists as files', async () => {
+    const dir = await fixture('js-operands');
+    const names = async (runner: Runner, pkg: string, files: readonly string[] = []): Promise<string[]> => (await units(runner, path.join(dir, 'packages', pkg), files)).map((u) => u.name);
+    expect(await names(jest, 'jest')).toEqual(['--dry-run.test.js', 'tests/deep/deeper/deep.test.js']);
+    expect(await names(vitest, 'vitest')).toEqual(['-x.test.js', 'tests/deep/deeper/deep.test.js']);
+    expect(await names(nodeTest, 'node')).toEqual(['--test-only.test.js', 'tests/deep/deeper/deep.test.js']);
+    expect(await names(mocha, 'mocha', ['tests'])).toEqual(['tests/deep/deeper/deep.spec.js']);
   });
 });

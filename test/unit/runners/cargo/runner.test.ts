@@ -86,6 +86,10 @@ describe('cargo adapter', () => {
     expect(targetsOf(['src/util.rs', 'tests/api.rs', 'tests/api.rs'], facts)).toEqual(['--lib', '--test', 'api']);
     expect(targetsOf(['src/main.rs', 'src/bin/tool.rs', 'tests/', 'examples/demo.rs'], facts)).toEqual(['--bins', '--bin', 'tool', '--tests', '--example', 'demo']);
     expect(targetsOf(['src/x.rs'], factsFromFiles('/p', { 'src/main.rs': '' }))).toEqual(['--bins']);
+    // src/main.rs is its own binary, not src/bin/'s too.
+    const binaries = { ...FILES, 'src/main.rs': '', 'src/bin/tool.rs': '' };
+    expect(targetsOf(['src/main.rs'], factsFromFiles('/p', binaries))).toEqual(['--bin', 'm']);
+    expect(targetsOf(['src/main.rs'], factsFromFiles('/p', { ...binaries, 'Cargo.toml': '[package]\nname = "m"\n\n[[bin]]\nname = "cli"\npath = "src/main.rs"\n' }))).toEqual(['--bin', 'cli']);
     expect(targetsOf(['tests/api.rs', 'build.rs'], facts)).toEqual([]);
   });
 

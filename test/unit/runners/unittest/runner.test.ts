@@ -137,6 +137,13 @@ describe('unittest plan', () => {
     expect(() => unittest.plan(request(files, { files: ['README.md'] }))).toThrow('unittest runs .py files and directories; "README.md" is neither');
   });
 
+  it('runs a file below the top-level directory by the name discovery gives it, so its tests are named as in the whole run', () => {
+    const files = { ...TESTS, Makefile: 'test:\n\tpython3 -m unittest discover -s tests\n', 'tests/unit/test_b.py': '', 'tests/x-y/test_c.py': '' };
+    const plan = unittest.plan(request(files, { files: ['tests/test_a.py', 'tests/unit/test_b.py', 'tests/x-y/test_c.py'] }));
+    expect(plan.argv).toEqual(['python3', '-m', 'unittest', 'test_a', 'unit.test_b', 'tests/x-y/test_c.py']);
+    expect(plan.env['PYTHONPATH']?.split(':')).toContain('/p/tests');
+  });
+
   it('reruns by dotted id, a doctest through its module, from where each test was imported', () => {
     const rerun = [
       record('test_ok.OkTest.test_x', 'tests/test_ok.py'),

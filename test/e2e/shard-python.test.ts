@@ -1,0 +1,107 @@
+/** --shard on pytest (7 and 9) and unittest: each part runs exactly its files, and for
+ * n = 1..4 the parts together are the whole run (test/e2e/shard-support.ts). Files are
+ * added to the temp copies only: other tests count the fixtures' tests. */
+import { describe, expect, it } from '@jest/globals';
+import { spawnSync } from 'node:child_process';
+import fs from 'fs-extra';
+import path from 'node:path';
+import { copyFixture, hasTools, runCli } from './helpers.js';
+import { expectShardsCover, wholeRun } from './shard-support.js';
+
+const suite = hasTools('python3', 'pytest-3') ? describe : describe.skip;
+
+/** The caller's python3 itself first on PATH, without a version manager's shim in front
+ * of each start (pyenv's costs seconds on a loaded machine). */
+function callersInterpreter(): NodeJS.ProcessEnv {
+  const ran = spawnSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' });
+  const executable = ran.status === 0 ? ran.stdout.trim() : '';
+  return { PATH: executable === '' ? process.env.PATH : `${path.dirname(executable)}:${process.env.PATH ?? ''}` };
+}
+
+/** Debian's pytest 7 (/usr/bin/python3 first on PATH), and the caller's python3's pytest 9. */
+const PYTESTS = ([
+  ['pytest 7', { PATH: `/usr/bin:/bin:${process.env.PATH ?? ''}` }, /^7\./],
+  ['pytest 9', callersInterpreter(), /^(?:9|[1-9]\d)\./],
+] as const).filter(([label, env, wanted]) => {
+  const ran = spawnSync('python3', ['-m', 'pytest', '--version'], { env: { ...process.env, ...env }, encoding: 'utf8' });
+  const version = /\bpytest (\d+\.\d+\.\d+)/.exec(`${ran.stdout}${ran.stderr}`)?.[1] ?? null;
+  if (version !== null && wanted.test(version)) return true;
+  if (process.env.CI) throw new Error(`${label} missing in CI: python3 -m pytest is ${version ?? 'not there'}`);
+  console.warn(`skipping ${label}: python3 -m pytest is ${version ?? 'not there'}`);
+  return false;
+});
+
+async function addFiles(dir: string, files: Readonly<Record<string, string>>): Promise<void> {
+  for (const [file, text] of Object.entries(files)) await fs.outputFile(path.join(dir, file), text);
+}
+
+const pytestFile = (fails: boolean): string =>
+  `import pytest\n\n\ndef test_adds():\n    assert 1 + 1 == 2\n\n\n@pytest.mark.parametrize("n", [1, 2])\ndef test_compares(n):\n    assert ${fails ? 'n == 2' : 'n > 0'}\n`;
+
+suite('--shard on the Python runners', () => {
+  describe.each(PYTESTS.map(([label, env]) => ({ label, env })))('$label', ({ env }) => {
+    it('pytest: the files of its collection (testpaths; a module that skips itself), each in one shard, together the whole run', async () => {
+      const dir = await copyFixture('pytest-mixed');
+      await addFiles(dir, {
+        'tests/test_more.py': pytestFile(true),
+        'tests/sub/test_sub.py': pytestFile(false),
+        'tests/sub/deeper/extra_test.py': pytestFile(false),
+        'tests/test_skipped.py': 'import pytest\n\npytest.skip("not on this platform", allow_module_level=True)\n',
+        // Outside testpaths, and not a test file by python_files: never a unit.
+        'other/test_outside.py': 'def test_outside():\n    assert False\n',
+        'tests/helpers.py': 'def test_not_collected():\n    assert False\n',
+      });
+      const { report: whole, timings } = await wholeRun(dir, env);
+      const units = await expectShardsCover(dir, whole, timings, 1, env);
+      expect(units).toEqual([['tests/sub/deeper/extra_test.py', 'tests/sub/test_sub.py', 'tests/test_more.py', 'tests/test_skipped.py', 'tests/test_text.py', 'tests/test_widget.py']]);
+      for (const n of [2, 3, 4]) await expectShardsCover(dir, whole, timings, n, env);
+    }, 600_000);
+  });
+
+  it('unittest: the files its discovery takes tests from (-s tests: named as discovery names them; a module that fails to import), together the whole run', async () => {
+    const dir = await copyFixture('unittest-import-error');
+    const unittestFile = (klass: string, fails: boolean): string =>
+      `import unittest\n\n\nclass ${klass}(unittest.TestCase):\n    def test_adds(self):\n        self.assertEqual(1 + 1, 2)\n\n    def test_compares(self):\n        self.assertEqual(${fails ? 3 : 2}, 2)\n`;
+    await addFiles(dir, {
+      'tests/test_more.py': unittestFile('MoreTest', true),
+      'tests/deep/__init__.py': '',
+      'tests/deep/test_deep.py': unittestFile('DeepTest', false),
+      // Not test*.py: discovery never imports it.
+      'tests/check_other.py': 'raise SystemExit("never imported")\n',
+    });
+    const { report: whole, timings } = await wholeRun(dir);
+    expect(whole.failed_tests.map((t) => t.test_name)).toEqual(['load error: test_broken', 'test_more.MoreTest.test_compares', 'test_ok.OkTest.test_double_wrong']);
+    const units = await expectShardsCover(dir, whole, timings, 1);
+    expect(units).toEqual([['tests/deep/test_deep.py', 'tests/test_broken.py', 'tests/test_more.py', 'tests/test_ok.py']]);
+    for (const n of [2, 3, 4]) await expectShardsCover(dir, whole, timings, n);
+  }, 480_000);
+
+  it('unittest: where a load_tests decides what runs, or a module skips itself on import, --shard refuses, saying why', async () => {
+    const dir = await copyFixture('unittest-load-tests');
+    const { exitCode, stderr } = await runCli(['--cwd', dir, '--shard', '1/2']);
+    expect(exitCode).toBe(2);
+    expect(stderr).toContain('tests/test_calc.py defines load_tests, which decides itself which tests run');
+    // A module that skips itself as it is imported: `python -m unittest <name>` ends on it.
+    const skipping = await copyFixture('unittest-import-error');
+    await addFiles(skipping, { 'tests/test_skipped.py': 'import unittest\n\nraise unittest.SkipTest("not here")\n' });
+    const refused = await runCli(['--cwd', skipping, '--shard', '1/2']);
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stderr).toContain('tests/test_skipped.py raises SkipTest as it is imported, which unittest cannot run by name');
+  }, 60_000);
+
+  it('pytest: test files inside a package (no pytest config) run by file keep the whole run\'s node ids', async () => {
+    const dir = await copyFixture('pytest-in-package');
+    const { report: whole, timings } = await wholeRun(dir);
+    const units = await expectShardsCover(dir, whole, timings, 1);
+    expect(units).toEqual([['shapes/tests/deep/test_deep.py', 'shapes/tests/test_area.py']]);
+    await expectShardsCover(dir, whole, timings, 2);
+  }, 240_000);
+
+  it('pytest: a file that fails to collect is a unit, whose shard reports the error', async () => {
+    const dir = await copyFixture('pytest-collect-error');
+    const { report: whole, timings } = await wholeRun(dir);
+    expect([whole.status, whole.summary.errors, whole.failed_tests.map((t) => t.file)]).toEqual(['failed', 1, ['tests/test_broken.py']]);
+    const units = await expectShardsCover(dir, whole, timings, 1);
+    expect(units).toEqual([['tests/test_broken.py', 'tests/test_ok.py']]);
+  }, 240_000);
+});
