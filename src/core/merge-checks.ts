@@ -29,7 +29,9 @@ export function checkParts(all: readonly ShardPart[]): { problems: string[]; par
     for (const unit of part.report.shard.units) visit('', unit);
   }));
   problems.push(...inTwoShards('test', parts, (part, visit) => {
-    for (const t of part.tests) visit(t.file ?? '', t.name);
+    // A test without a file is told apart by its suite: go's passing tests of the same
+    // name in two packages are two tests.
+    for (const t of part.tests) visit(t.file ?? t.suite ?? '', t.name);
   }));
   const total = parts[0]?.report.shard.total_units;
   const held = parts.reduce((sum, p) => sum + p.report.shard.units.length, 0);
@@ -71,7 +73,7 @@ function foreignProblem({ path, report: { shard } }: ShardPart, reference: Parti
 
 type Visit = (file: string, name: string) => void;
 
-/** The items (units, tests) that two shards both hold, by file and name, which `items`
+/** The items (units, tests) that two shards both hold, by where (file or suite) and name, which `items`
  * gives to `visit`: keyed by file, then name, so no key is made of the two (a large merge
  * has 400,000 tests). */
 function inTwoShards(kind: 'unit' | 'test', parts: readonly ShardPart[], items: (part: ShardPart, visit: Visit) => void): string[] {

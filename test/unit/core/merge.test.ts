@@ -108,6 +108,11 @@ describe('mergeShards', () => {
     expect(problems(inputs(shard(1, 2), again))).toBe('the shard reports cannot be merged: test "b1" (test/1.test.js) is in shard 1 (s1.json) and shard 2 (s2.json)');
     // The same name in another file is another test.
     expect(merge(inputs(shard(1, 2), shard(2, 2, { tests: [test('b1', 'test/2.test.js')] }))).report.status).toBe('passed');
+    // Without a file (go's passing tests), the suite tells them apart: the same name in two packages is two tests.
+    const inPackage = (name: string, suite: string) => ({ ...test(name, ''), file: null, suite });
+    const [alpha, beta] = [shard(1, 2, { tests: [inPackage('TestAdd', 'm/alpha')] }), shard(2, 2, { tests: [inPackage('TestAdd', 'm/beta')] })];
+    expect(merge(inputs(alpha, beta)).report.status).toBe('passed');
+    expect(problems(inputs(alpha, shard(2, 2, { tests: [inPackage('TestAdd', 'm/alpha')] })))).toBe('the shard reports cannot be merged: test "TestAdd" (m/alpha) is in shard 1 (s1.json) and shard 2 (s2.json)');
   });
 
   it('is error when the shards hold fewer units than their partition says it has', () => {
