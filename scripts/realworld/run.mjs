@@ -6,15 +6,9 @@
 //   node scripts/realworld/run.mjs <checkouts-dir> [--setup] [--only id,id] [--write docs/realworld.md]
 //
 // Every command is an argv array: nothing here goes through a shell.
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const here = path.dirname(fileURLToPath(import.meta.url));
-const repoRoot = path.resolve(here, '..', '..');
-const runTests = path.join(repoRoot, 'bin', 'run-tests.js');
-const RUN_TIMEOUT_MS = 10 * 60 * 1000;
+import { cell, checkoutOf, readProjects, repoRoot, run, runJson, runTestsCommit, writeSection } from './lib.mjs';
 
 function parseArgs(argv) {
   const opts = { dir: null, setup: false, only: null, write: null };
@@ -30,32 +24,12 @@ function parseArgs(argv) {
   return opts;
 }
 
-/** Runs one argv in `cwd`, with the project's `path` first on PATH and its `env` set
- * (`<checkout>` in a value stands for the project's checkout: GOPATH mode needs it). */
-function run(argv, cwd, project, checkout) {
-  const own = Object.fromEntries(Object.entries(project.env ?? {}).map(([name, value]) => [name, value.replaceAll('<checkout>', checkout)]));
-  const env = { ...process.env, ...own, PATH: [...(project.path ?? []), process.env.PATH].join(path.delimiter) };
-  return spawnSync(argv[0], argv.slice(1), { cwd, env, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, timeout: RUN_TIMEOUT_MS });
-}
-
 function setup(project, cwd, checkout) {
   for (const argv of project.setup) {
     const result = run(argv, cwd, project, checkout);
     if (result.status !== 0) return `setup failed: \`${argv.join(' ')}\` exited ${result.status ?? result.signal}`;
   }
   return null;
-}
-
-/** The run-tests report for a checkout, or an error text. */
-function runReport(project, cwd, checkout) {
-  const started = Date.now();
-  const result = run([process.execPath, runTests, '--cwd', cwd, '--json'], cwd, project, checkout);
-  const seconds = Math.round((Date.now() - started) / 1000);
-  try {
-    return { report: JSON.parse(result.stdout), exit: result.status, seconds };
-  } catch {
-    return { problem: `no JSON on stdout (exit ${result.status ?? result.signal}): ${result.stderr.trim().split('\n').pop() ?? ''}`, seconds };
-  }
 }
 
 /** What run-tests said, in the recorded expectation's terms. */
@@ -99,15 +73,14 @@ function counts(c) {
 }
 
 function checkProject(project, opts) {
-  const checkout = path.join(opts.dir, project.id);
-  const cwd = path.join(checkout, project.subdirectory ?? '');
+  const { checkout, cwd } = checkoutOf(project, opts.dir);
   const row = { project, got: '', seconds: null, verdict: '', detail: '' };
   if (!fs.existsSync(cwd)) return { ...row, verdict: 'not checked out', detail: cwd };
   if (opts.setup) {
     const problem = setup(project, cwd, checkout);
     if (problem) return { ...row, verdict: 'setup failed', detail: problem };
   }
-  const outcome = runReport(project, cwd, checkout);
+  const outcome = runJson(['--cwd', cwd], project, cwd, checkout);
   if (outcome.problem) return { ...row, seconds: outcome.seconds, verdict: '**crash**', detail: outcome.problem };
   const got = observed(outcome.report, cwd);
   const diffs = differences(project, got);
@@ -119,10 +92,6 @@ function checkProject(project, opts) {
     verdict: diffs.length === 0 ? 'same' : '**differs**',
     detail: diffs.join('; '),
   };
-}
-
-function cell(text) {
-  return String(text).replaceAll('|', '\\|').replaceAll('\n', ' ');
 }
 
 function table(rows) {
@@ -141,15 +110,9 @@ function table(rows) {
   return lines.join('\n');
 }
 
-function runTestsCommit() {
-  const result = run(['git', 'rev-parse', '--short=10', 'HEAD'], repoRoot, {}, repoRoot);
-  const dirty = run(['git', 'status', '--porcelain', '--', 'src', 'reporters'], repoRoot, {}, repoRoot).stdout.trim() !== '';
-  return result.status === 0 ? `${result.stdout.trim()}${dirty ? ' (with uncommitted changes)' : ''}` : 'unknown';
-}
-
 function main() {
   const opts = parseArgs(process.argv.slice(2));
-  const { projects } = JSON.parse(fs.readFileSync(path.join(here, 'projects.json'), 'utf8'));
+  const projects = readProjects();
   const rows = [];
   for (const project of projects) {
     if (opts.only && !opts.only.has(project.id)) continue;
@@ -167,17 +130,6 @@ function main() {
     writeSection(path.resolve(repoRoot, opts.write), `${header}\n\n${out}\n`);
   }
   process.exitCode = rows.every((r) => r.verdict === 'same') ? 0 : 1;
-}
-
-/** Replaces the generated table in the doc (between its markers), keeping the prose around it. */
-function writeSection(file, text) {
-  const begin = '<!-- realworld:begin -->';
-  const end = '<!-- realworld:end -->';
-  const old = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : `# Real projects\n\n${begin}\n${end}\n`;
-  const from = old.indexOf(begin);
-  const to = old.indexOf(end);
-  if (from < 0 || to < from) throw new Error(`${file} has no ${begin} ... ${end} markers`);
-  fs.writeFileSync(file, `${old.slice(0, from + begin.length)}\n${text}${old.slice(to)}`);
 }
 
 main();
