@@ -12,8 +12,10 @@ require "json"
 require "rspec/core"
 
 module RunTestsListFiles
-  # What a helper would write to change the files rspec runs.
-  SETS_FILES = /\.\s*(pattern|exclude_pattern|default_path|files_or_directories_to_run)\s*=|\bfiles_to_run\b/
+  # What a helper would write to change the files rspec runs: an assignment (not `==`), or
+  # a change to the list files_to_run returns. Reading it (`files_to_run.one?`, as
+  # dry-rb's helpers do to choose a formatter) changes nothing.
+  SETS_FILES = /\.\s*(pattern|exclude_pattern|default_path|files_or_directories_to_run|files_to_run)\s*=(?!=)|\bfiles_to_run\s*(?:<<|\.\s*(?:concat|push|unshift|replace|clear|delete|delete_if|select!|reject!|filter!|keep_if)(?!\w))/
 
   def self.write(answer)
     File.write(ENV.fetch("RUN_TESTS_UNITS_OUT"), JSON.generate(answer))

@@ -35,7 +35,8 @@ export function runJson(args, project, cwd, checkout) {
   try {
     return { report: JSON.parse(result.stdout), exit: result.status, seconds };
   } catch {
-    return { problem: `no JSON on stdout (exit ${result.status ?? result.signal}): ${result.stderr.trim().split('\n').pop() ?? ''}`, seconds };
+    const stderr = result.stderr.trim().split('\n').pop() ?? '';
+    return { problem: `no JSON on stdout (exit ${result.status ?? result.signal}): ${stderr}`, exit: result.status, stderr, seconds };
   }
 }
 

@@ -41,8 +41,15 @@ function checkProject(project, opts, out) {
   const seconds = [];
   for (let k = 1; k <= opts.count; k += 1) {
     const shard = runJson(['--cwd', cwd, '--max-failures', '0', '--shard', `${k}/${opts.count}`, '--timings', timings], project, cwd, checkout);
-    if (shard.problem) return { ...row, whole: counts(whole.report), verdict: '**crash**', detail: `shard ${k}: ${shard.problem}` };
-    if (shard.report.shard === undefined) return { ...row, whole: counts(whole.report), verdict: '**differs**', detail: `shard ${k}: ${shard.report.status} ${shard.report.error?.message ?? ''}` };
+    const wholeSaid = `${whole.report.status} ${counts(whole.report)}`;
+    // Exit 2: run-tests cannot shard this project exactly, and says why before running anything.
+    if (shard.problem && shard.exit === 2) return { ...row, whole: wholeSaid, verdict: 'refused', detail: shard.stderr };
+    if (shard.problem) return { ...row, whole: wholeSaid, verdict: '**crash**', detail: `shard ${k}: ${shard.problem}` };
+    if (shard.report.shard === undefined) {
+      // A project whose whole run is an error (a runner that cannot start) errors as a shard too.
+      const same = whole.report.status === 'error' && shard.report.status === 'error';
+      return { ...row, whole: wholeSaid, verdict: same ? 'same' : '**differs**', detail: `shard ${k}: ${shard.report.status}: ${shard.report.error?.message ?? ''}` };
+    }
     const file = path.join(out, `${project.id}-shard-${k}.json`);
     fs.writeFileSync(file, JSON.stringify(shard.report));
     files.push(file);
@@ -90,12 +97,13 @@ function main() {
   process.stdout.write(`${text}\n`);
   if (opts.write) {
     const same = rows.filter((r) => r.verdict === 'same').length;
+    const refused = rows.filter((r) => r.verdict === 'refused').length;
     const header = `Run on ${new Date().toISOString().slice(0, 10)} with run-tests ${runTestsCommit()}, node ${process.version}: ` +
-      `${rows.length} projects in ${opts.count} shards each, ${same} merged to what the whole run said, ${rows.length - same} not.`;
+      `${rows.length} projects in ${opts.count} shards each: ${same} merged to what the whole run said, ${refused} refused to shard (exit 2, saying why), ${rows.length - same - refused} differ.`;
     writeSection(path.resolve(repoRoot, opts.write), `${header}\n\n${text}\n`, 'realworld-shards');
   }
   fs.rmSync(out, { recursive: true, force: true });
-  process.exitCode = rows.every((r) => r.verdict === 'same') ? 0 : 1;
+  process.exitCode = rows.every((r) => r.verdict === 'same' || r.verdict === 'refused') ? 0 : 1;
 }
 
 main();

@@ -32,8 +32,13 @@ ruby('units of the Ruby runners', () => {
     expect(await units(rspec, dir, [], ['--exclude-pattern', '**/second_spec.rb'])).toEqual(['spec/mixed_spec.rb', 'spec/models/deep/third_spec.rb']);
     await fs.writeFile(path.join(dir, '.rspec'), '--require spec_helper\n--pattern spec/models/**/*_spec.rb\n');
     expect(await units(rspec, dir)).toEqual(['spec/models/deep/third_spec.rb']);
+    // Reading the list (dry-rb's helpers choose a formatter by it) changes nothing.
+    await fs.appendFile(path.join(dir, 'spec/spec_helper.rb'), 'RSpec.configure { |c| c.default_formatter = "doc" if c.files_to_run.one? }\n');
+    expect(await units(rspec, dir)).toEqual(['spec/models/deep/third_spec.rb']);
     await fs.appendFile(path.join(dir, 'spec/spec_helper.rb'), 'RSpec.configure { |c| c.pattern = "**/*_check.rb" }\n');
     await expect(units(rspec, dir)).rejects.toThrow("--shard: spec/spec_helper.rb sets rspec's pattern in code, which run-tests does not run to list the spec files");
+    await fs.writeFile(path.join(dir, 'spec/spec_helper.rb'), 'RSpec.configure { |c| c.files_to_run.reject! { |f| f.include?("deep") } }\n');
+    await expect(units(rspec, dir)).rejects.toThrow("--shard: spec/spec_helper.rb sets rspec's files_to_run in code, which run-tests does not run to list the spec files");
   }, 60_000);
 
   it('minitest: the Rake::TestTask\'s pattern and TEST for a selection; Minitest::TestTask\'s globs; a Rakefile without a test task is refused', async () => {
