@@ -1,4 +1,4 @@
-/** --shard on go (1.19 and 1.23) and cargo: for n = 1 and 4 (go; test/e2e/shards.test.ts
+/** --shard on go (1.19 and 1.23) and cargo: for n = 1 and 4 (go; test/e2e/shards-check.ts
  * takes go through every n from 1 to 4) and 1..4 (cargo) the parts' `tests` together are
  * exactly the tests of the whole run (as its JUnit lists them: suite, file, name,
  * outcome), none in two parts, and their counts add up to the whole run's summary. Every

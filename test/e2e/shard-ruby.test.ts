@@ -1,6 +1,6 @@
 /** --shard on rspec, minitest and rails: each part runs exactly its files, and for
  * n = 1 and 3 the parts together are the whole run (test/e2e/shard-support.ts; rails
- * too; test/e2e/shards.test.ts takes rspec and minitest through every n from 1 to 4). Files are
+ * too; test/e2e/shards-check.ts takes rspec and minitest through every n from 1 to 4). Files are
  * added to the temp copies only: other tests count the fixtures' tests. */
 import { describe, expect, it } from '@jest/globals';
 import fs from 'fs-extra';
