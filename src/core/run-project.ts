@@ -12,6 +12,7 @@ import { buildReport, harnessErrorReport, nothingToRerun, type Context } from '.
 import { afterRun, beginRecord, completeRecord, DEFAULT_KEEP_RUNS, lockedOutWarning } from './run-record.js';
 import { runCommands } from './commands.js';
 import { HarnessError } from '../model/errors.js';
+import { exitCodeOf } from '../model/exit-codes.js';
 import { isFailure, nextFailures, notRun, placeFailures, recordOf } from './failures.js';
 import { checkName, NOTHING_MATCHED } from './name-check.js';
 import { projectsBelow, unrunWarnings } from './unrun.js';
@@ -66,7 +67,7 @@ export async function runProject(request: RunRequest, selection: ProjectSelectio
       : request.failedOnly && last !== null ? selectRerun(last, selection.files, artifacts.lastFailures) : null;
     if (request.failedOnly && chosen === null) return { report: nothingToRerun({ ...base, detection }), tests: [] };
     // --shard: this run's part of the units (of the failures' units, with --failed-only).
-    const shard = request.shard ? await selectShard({ request, runner: detection.adapter, root: selection.root, facts, files: selection.files, artifactsDir: artifacts.dir, chosen }) : null;
+    const shard = request.shard ? await selectShard({ request, runner: detection.adapter, root: selection.root, facts, files: selection.files, artifactsDir: artifacts.dir, chosen, interrupts }) : null;
     if (shard?.empty) return { report: await recordEmptyShard({ ...base, detection }, shard), tests: [] };
     const rerun = shard ? shard.chosen : chosen;
     const planRequest: PlanRequest = {
@@ -101,7 +102,9 @@ export async function runProject(request: RunRequest, selection: ProjectSelectio
     const unrun = unrunWarnings({ root: selection.root, subprojects: projectsBelow(selection) }, request.cwd, detection?.adapter.id ?? null);
     const failed = (): RunReport => {
       const report = harnessErrorReport({ ...base, detection }, error);
-      return { ...report, warnings: [...report.warnings, ...unrun] };
+      // Ctrl-C before the runner started (during --shard's listing, which it stopped).
+      const interrupted = interrupts.signal === null ? {} : { status: 'interrupted' as const, exit_code: exitCodeOf('interrupted', request.allowNoTests) };
+      return { ...report, ...interrupted, warnings: [...report.warnings, ...unrun] };
     };
     // Only this run creates its directory: one that exists began, and keeps its report.
     const begun = fs.existsSync(artifacts.runDir);

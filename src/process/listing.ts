@@ -5,6 +5,15 @@ import { spawn } from 'node:child_process';
 import { HarnessError } from '../model/errors.js';
 import { killProcessGroup } from './kill.js';
 
+/** The process groups of the listings running now: Ctrl-C stops them (stopListings). */
+const running = new Set<number>();
+
+/** Kills every listing still running, with all it started: the run was interrupted, and
+ * a listing has nothing to save. Each one's promise then settles as a listing that failed. */
+export function stopListings(): void {
+  for (const pid of running) killProcessGroup(pid, 'SIGKILL');
+}
+
 /** How long a listing may take: a suite's collection imports every test module. */
 export const LISTING_TIMEOUT_MS = 180_000;
 /** What is kept of its output, for the message when it fails. */
@@ -33,6 +42,7 @@ export function runListing(options: ListingOptions): Promise<ListingOutcome> {
   const shown = options.argv.join(' ');
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    if (child.pid !== undefined) running.add(child.pid);
     let output = '';
     const keep = (chunk: Buffer): void => {
       output = (output + chunk.toString('utf8')).slice(-KEPT_OUTPUT);
@@ -50,10 +60,12 @@ export function runListing(options: ListingOptions): Promise<ListingOutcome> {
     }, options.timeoutMs ?? LISTING_TIMEOUT_MS);
     child.on('error', (error: NodeJS.ErrnoException) => {
       clearTimeout(timer);
+      running.delete(child.pid ?? 0);
       reject(new HarnessError(error.code === 'ENOENT' ? 'RUNNER_MISSING' : 'SPAWN_FAILED', `cannot start ${command}: ${error.message}`, { command: shown }));
     });
     child.on('close', (code, signal) => {
       clearTimeout(timer);
+      running.delete(child.pid ?? 0);
       // Whatever it left behind in its group goes with it.
       killProcessGroup(child.pid ?? 0, 'SIGKILL');
       if (timedOut) reject(new HarnessError('RUNNER_FAILED', `listing the tests took more than ${Math.round((options.timeoutMs ?? LISTING_TIMEOUT_MS) / 1000)} s: ${shown}`, { command: shown }));

@@ -3,7 +3,7 @@ import fs from 'fs-extra';
 import os from 'node:os';
 import path from 'node:path';
 import type { ReportedTest, RunReport } from '../../src/model/report.js';
-import { copyFixture, failures, hasTools, junitTests, runCli, runJson } from './helpers.js';
+import { copyFixture, failures, hasTools, junitTests, processGone, runCli, runJson, waitFor } from './helpers.js';
 
 const suite = hasTools('ruby', 'bundle', 'rspec') ? describe : describe.skip;
 const NODE_UNITS = ['test/alpha.test.js', 'test/bravo.test.js', 'test/charlie.test.js', 'test/delta.test.js'];
@@ -183,5 +183,22 @@ describe('--shard on node:test', () => {
     const runs = await shards(dir, 2, ['--timings', junit]);
     expect(runs.map((r) => r.report.shard?.units)).toEqual([['test/delta.test.js'], ['test/alpha.test.js', 'test/bravo.test.js', 'test/charlie.test.js']]);
     expect(runs.map((r) => r.report.tests?.length)).toEqual([1, 6]);
+  });
+});
+
+(hasTools('python3', 'pytest-3') ? describe : describe.skip)('--shard interrupted while the runner lists its units', () => {
+  it('Ctrl-C stops the listing and what it started at once: interrupted, exit 130, nothing left', async () => {
+    const dir = await copyFixture('pytest-mixed');
+    const pidFile = path.join(dir, 'collecting.pid');
+    // Collection imports conftest.py: here it starts a process of its own and hangs.
+    await fs.writeFile(path.join(dir, 'conftest.py'), `import os, subprocess, time\nchild = subprocess.Popen(['sleep', '300'])\nopen(${JSON.stringify(pidFile)}, 'w').write(str(child.pid))\ntime.sleep(300)\n`);
+    let cliPid = 0;
+    const running = runJson(['--cwd', dir, '--shard', '1/2'], { onSpawn: (pid) => { cliPid = pid; } });
+    await waitFor('the listing to start collecting', () => fs.existsSync(pidFile) && fs.readFileSync(pidFile, 'utf8') !== '', 30_000);
+    process.kill(cliPid, 'SIGINT');
+    const { exitCode, report } = await running;
+    expect([exitCode, report.status, report.shard, report.summary.run]).toEqual([130, 'interrupted', undefined, null]);
+    const pid = Number(fs.readFileSync(pidFile, 'utf8'));
+    await waitFor(`collection's child ${pid} to die`, () => processGone(pid), 2000);
   });
 });

@@ -1,7 +1,8 @@
 import path from 'node:path';
 import type { Runner, ShardSupport, ShardUnit } from '../../runners/types.js';
 import type { ProjectFacts } from '../../project/facts.js';
-import type { RunRequest } from '../../model/request.js';
+import type { Interrupts, RunRequest } from '../../model/request.js';
+import { stopListings } from '../../process/listing.js';
 import type { ShardInfo } from '../../model/report.js';
 import type { FailedTestRecord } from '../../model/results.js';
 import { usageError } from '../../model/errors.js';
@@ -35,6 +36,8 @@ export interface ShardInput {
   readonly artifactsDir: string;
   /** --failed-only's selection over the whole suite, before sharding. */
   readonly chosen: RerunSelection | null;
+  /** Ctrl-C stops the listing at once: a suite's collection can take minutes. */
+  readonly interrupts: Interrupts;
 }
 
 /** The runner's support for --shard; a usage error (exit 2) naming it when it has none. */
@@ -55,8 +58,9 @@ export async function selectShard(input: ShardInput): Promise<ShardSelection> {
   if (!spec) throw new Error('selectShard needs request.shard');
   const support = shardSupport(input.runner);
   const unitOf = unitOfTests(input.runner, input.facts);
+  const stop = input.interrupts.on(stopListings);
   const listed = await support.units({ root: input.root, facts: input.facts, files: input.files, env: input.request.env,
-    reportersDir: input.request.reportersDir, runnerArgs: input.request.runnerArgs ?? [] });
+    reportersDir: input.request.reportersDir, runnerArgs: input.request.runnerArgs ?? [] }).finally(stop);
   const { units, orphans } = input.chosen ? failedUnits(listed, input.chosen.runnable, unitOf) : { units: listed, orphans: [] };
   const balance = balanceSource(input, unitOf);
   const weighed = weigh(units, durationLookup(balance.durations, projectPrefix(input)));

@@ -5,7 +5,8 @@ import path from 'node:path';
 import { selectShard, type ShardInput } from '../../../../src/core/shard/select.js';
 import { mergeUnitDurations, reportedTests, unitDurations } from '../../../../src/core/shard/report-fields.js';
 import type { Runner, ShardSupport, UnitsRequest } from '../../../../src/runners/types.js';
-import type { RunRequest } from '../../../../src/model/request.js';
+import { Interrupts, type RunRequest } from '../../../../src/model/request.js';
+import { runListing } from '../../../../src/process/listing.js';
 import type { FailedTestRecord, TestResult } from '../../../../src/model/results.js';
 import { SCHEMA_VERSION, type RunReport } from '../../../../src/model/report.js';
 import { MESSAGE_LIMIT_BYTES } from '../../../../src/parsers/fields.js';
@@ -35,6 +36,7 @@ const input = (over: Partial<ShardInput> & { shard: { index: number; count: numb
     files: [],
     artifactsDir: path.join(root, '.run-tests'),
     chosen: null,
+    interrupts: new Interrupts(),
     ...over,
   };
 };
@@ -103,6 +105,21 @@ describe('selectShard', () => {
 
   it('refuses a runner without ShardSupport, naming it', async () => {
     await expect(selectShard(input({ shard: { index: 1, count: 2 }, runner: { id: 'plain' } as Runner }))).rejects.toThrow(/--shard: plain cannot be sharded/);
+  });
+});
+
+describe('an interrupted listing', () => {
+  it('is stopped at once with all it started, and the shard fails rather than waits', async () => {
+    // A listing that would take 30 s, and a process it started in its group.
+    const slow: Runner = { id: 'slow', shard: { selects: 'files', units: async () => {
+      const outcome = await runListing({ argv: ['sh', '-c', 'sleep 30 & sleep 30'], cwd: tmp, env: process.env });
+      throw new Error(`listing ended by ${outcome.signal}`);
+    } } } as unknown as Runner;
+    const interrupts = new Interrupts();
+    const selecting = selectShard(input({ shard: { index: 1, count: 2 }, runner: slow, interrupts }));
+    setTimeout(() => interrupts.raise('SIGINT'), 200);
+    // Killed when the interrupt came; left alone, it would have ended by itself (signal null).
+    await expect(selecting).rejects.toThrow('listing ended by SIGKILL');
   });
 });
 
