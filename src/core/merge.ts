@@ -1,9 +1,10 @@
 import { SCHEMA_VERSION, type MergePart, type RunReport } from '../model/report.js';
-import type { RunStatus, Summary } from '../model/results.js';
+import type { RunStatus } from '../model/results.js';
 import { DEFAULT_MAX_FAILURES } from '../model/request.js';
 import { exitCodeOf } from '../model/exit-codes.js';
 import { capFailures } from './failures.js';
 import { checkParts } from './merge-checks.js';
+import { sumReruns, sumSummaries, unique } from './sum-reports.js';
 import { readShardReport, type MergedTest, type MergeInput, type Refused, type ShardPart } from './merge-read.js';
 
 export type { MergeInput } from './merge-read.js';
@@ -121,19 +122,6 @@ function mergedStatus(statuses: readonly RunStatus[]): RunStatus {
   return statuses.includes('passed') ? 'passed' : 'no_tests';
 }
 
-/** Unknown stays unknown: one shard without a count makes the total unknown. */
-function sumSummaries(summaries: readonly Summary[]): Summary {
-  const total = (key: keyof Summary): number | null =>
-    summaries.reduce<number | null>((sum, s) => (sum === null || s[key] === null ? null : sum + s[key]), 0);
-  return { run: total('run'), passed: total('passed'), failures: total('failures'), errors: total('errors'), skips: total('skips') };
-}
-
-function sumReruns(reports: readonly RunReport[]): RunReport['rerun'] {
-  const reruns = reports.flatMap((r) => (r.rerun === null || r.rerun === undefined ? [] : [r.rerun]));
-  if (reruns.length === 0) return null;
-  return { selected: reruns.reduce((sum, r) => sum + r.selected, 0), not_run: reruns.flatMap((r) => r.not_run) };
-}
-
 /** Every unit's duration, for the next `--timings`. A Map first: a unit named
  * `__proto__` stays a unit. */
 function unitDurations(reports: readonly RunReport[]): Pick<RunReport, 'unit_durations'> {
@@ -155,11 +143,6 @@ function revisionWarning(parts: readonly ShardPart[]): string[] {
   const revisions = new Set(known.map((p) => p.report.git?.revision ?? null));
   if (revisions.size < 2) return [];
   return [`the shards ran on different commits: ${known.map((p) => `shard ${p.report.shard.index} on ${p.report.git?.revision ?? '(no commit)'}`).join(', ')}`];
-}
-
-function unique(values: readonly (string | null)[]): string | null {
-  const set = [...new Set(values.filter((v): v is string => v !== null))];
-  return set.length === 0 ? null : set.join('+');
 }
 
 // ISO 8601 in UTC to the millisecond: the strings sort as the times do.

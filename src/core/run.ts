@@ -7,12 +7,13 @@ import type { ProjectRun } from './run-project.js';
 import { runProjects } from './run-projects.js';
 import { newRunId } from '../store/runs.js';
 import { operandFiles } from './locations.js';
-import type { RunStatus, Summary } from '../model/results.js';
+import type { RunStatus } from '../model/results.js';
 import { exitCodeOf } from '../model/exit-codes.js';
 import { capFailures } from './failures.js';
 import { maxFailures } from './build-report.js';
 import { projectsWithIds, type IdRecords } from './ids.js';
 import { asCommand, nextArgv } from './suggest.js';
+import { sumReruns, sumSummaries, unique } from './sum-reports.js';
 import { usageError } from '../model/errors.js';
 import { mergeUnitDurations } from './shard/report-fields.js';
 
@@ -98,21 +99,3 @@ function runningAtTimeout(cwd: string, reports: readonly RunReport[]): Pick<RunR
   return { running_at_timeout: timedOut.flatMap((r) => (r.running_at_timeout ?? []).map((t) => ({ ...t, file: relativeTo(cwd, r.project_root, t.file) }))) };
 }
 
-/** The reruns of the projects together: what was selected, and what of it did not run. */
-function sumReruns(reports: readonly RunReport[]): RunReport['rerun'] {
-  const reruns = reports.flatMap((r) => (r.rerun === null ? [] : [r.rerun]));
-  if (reruns.length === 0) return null;
-  return { selected: reruns.reduce((sum, r) => sum + r.selected, 0), not_run: reruns.flatMap((r) => r.not_run) };
-}
-
-function unique(values: readonly (string | null)[]): string | null {
-  const set = [...new Set(values.filter((v): v is string => v !== null))];
-  return set.length === 0 ? null : set.join('+');
-}
-
-/** Unknown stays unknown: one project without counts makes the total unknown. */
-function sumSummaries(summaries: readonly Summary[]): Summary {
-  const total = (key: keyof Summary): number | null =>
-    summaries.reduce<number | null>((sum, s) => (sum === null || s[key] === null ? null : sum + s[key]), 0);
-  return { run: total('run'), passed: total('passed'), failures: total('failures'), errors: total('errors'), skips: total('skips') };
-}

@@ -1,0 +1,25 @@
+import type { RunReport } from '../model/report.js';
+import type { Summary } from '../model/results.js';
+
+/** What several reports say together: those of a run's projects (run.ts) and of a
+ * suite's shards (merge.ts). */
+
+/** Unknown stays unknown: one report without a count makes the total unknown. */
+export function sumSummaries(summaries: readonly Summary[]): Summary {
+  const total = (key: keyof Summary): number | null =>
+    summaries.reduce<number | null>((sum, s) => (sum === null || s[key] === null ? null : sum + s[key]), 0);
+  return { run: total('run'), passed: total('passed'), failures: total('failures'), errors: total('errors'), skips: total('skips') };
+}
+
+/** The reruns together: what was selected, and what of it did not run. */
+export function sumReruns(reports: readonly RunReport[]): RunReport['rerun'] {
+  const reruns = reports.flatMap((r) => (r.rerun === null || r.rerun === undefined ? [] : [r.rerun]));
+  if (reruns.length === 0) return null;
+  return { selected: reruns.reduce((sum, r) => sum + r.selected, 0), not_run: reruns.flatMap((r) => r.not_run) };
+}
+
+/** The distinct values, joined with `+` (`minitest+rspec`); null when none is known. */
+export function unique(values: readonly (string | null)[]): string | null {
+  const set = [...new Set(values.filter((v): v is string => v !== null))];
+  return set.length === 0 ? null : set.join('+');
+}
