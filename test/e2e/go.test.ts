@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import { spawnSync } from 'node:child_process';
 import fs from 'fs-extra';
-import os from 'node:os';
 import path from 'node:path';
 import { copyFixture, failures, hasTools, junitTests, processGone, runCli, runJson, runFile, waitFor } from './helpers.js';
 
@@ -21,7 +20,9 @@ const TOOLCHAINS = [
   { version: 'go1.23', path: `${GO_123_BIN}:${process.env['PATH'] ?? ''}`, present: hasGo && hasGo123() },
 ];
 
-/** A build cache of each toolchain's own, no network, no toolchain switching, no caller GOFLAGS. */
+/** go's own build cache, shared by the whole suite (each toolchain keys its entries by its
+ * version, and a fixture copy's packages by their directory, so no copy replays another's
+ * results), no network, no toolchain switching, no caller GOFLAGS. */
 const goEnv: NodeJS.ProcessEnv = { GOCACHE: '', GOPROXY: 'off', GOTOOLCHAIN: 'local', GOFLAGS: '' };
 let toolchainEnv: NodeJS.ProcessEnv = {};
 const run = (args: string[], env: NodeJS.ProcessEnv = {}) => runJson(args, { env: { ...goEnv, ...toolchainEnv, ...env } });
@@ -42,16 +43,13 @@ describe.each(TOOLCHAINS)('go test -json, $version', ({ version, path: PATH, pre
     if (version === 'go1.19') it(name, test);
   };
   beforeAll(async () => {
-    toolchainEnv = { PATH, GOCACHE: await fs.mkdtemp(path.join(os.tmpdir(), `run-tests-gocache-${version}-`)) };
+    toolchainEnv = { PATH };
     const env = { ...process.env, ...goEnv, ...toolchainEnv };
     expect(spawnSync('go', ['version'], { env, encoding: 'utf8' }).stdout).toContain(`go version ${version}`);
     // Compile the standard library once, so the timeout test measures the test, not the build.
     const warm = await copyFixture('go-hang');
     const built = spawnSync('go', ['test', '-count=1', '-run', '^$', './...'], { cwd: warm, env, encoding: 'utf8' });
     expect(built.status).toBe(0);
-  });
-  afterAll(async () => {
-    if (toolchainEnv['GOCACHE']) await fs.remove(toolchainEnv['GOCACHE']);
   });
 
   // First and alone: the 3 s budget includes go building the test binary.

@@ -116,7 +116,7 @@ describe('each runner places them where it reads them', () => {
   const goSuite = hasTools('go') ? it : it.skip;
   goSuite('go: -failfast before -run and the package stops the file\'s tests at the first failure; -c is refused', async () => {
     const dir = await copyFixture('go-mixed');
-    const env = { GOCACHE: await fs.mkdtemp(path.join(os.tmpdir(), 'run-tests-gocache-')), GOPROXY: 'off', GOTOOLCHAIN: 'local', GOFLAGS: '' };
+    const env = { GOCACHE: '', GOPROXY: 'off', GOTOOLCHAIN: 'local', GOFLAGS: '' };
     const result = await runCli(['--cwd', dir, 'mixed_test.go', '--json', '--', '-failfast'], { env });
     const report = JSON.parse(result.stdout) as RunReport;
     expect([result.exitCode, report.status, report.summary]).toEqual([1, 'failed', { run: 2, passed: 1, failures: 1, errors: 0, skips: 0 }]);

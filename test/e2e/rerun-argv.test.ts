@@ -31,18 +31,17 @@ const CASES: Record<string, Case> = {
   mocha: { fixture: 'mocha-mixed', tools: ['node'], modules: true },
   // node 20 selects a subtest by its outermost test: its sibling runs too (docs/runners/node-test.md).
   'node-test': { fixture: 'node-test-mixed', tools: ['node'], wider: { 'with subtests > second fails': 2 } },
-  go: { fixture: 'go-mixed', tools: ['go'], env: () => ({ GOCACHE: shared['GOCACHE'], GOPROXY: 'off', GOTOOLCHAIN: 'local', GOFLAGS: '' }) },
+  go: { fixture: 'go-mixed', tools: ['go'], env: () => ({ GOCACHE: '', GOPROXY: 'off', GOTOOLCHAIN: 'local', GOFLAGS: '' }) },
   cargo: { fixture: 'cargo-mixed', tools: ['cargo'], env: () => ({ CARGO_TARGET_DIR: shared['CARGO_TARGET_DIR'], RUST_BACKTRACE: '0', CARGO_TERM_COLOR: 'never' }) },
   unittest: { fixture: 'unittest-mixed', tools: ['python3'], env: () => DEBIAN },
   pytest: { fixture: 'pytest-mixed', tools: ['python3', 'pytest-3'], env: () => DEBIAN },
 };
 
 beforeAll(async () => {
-  shared['GOCACHE'] = await fs.mkdtemp(path.join(os.tmpdir(), 'run-tests-gocache-argv-'));
   shared['CARGO_TARGET_DIR'] = await fs.mkdtemp(path.join(os.tmpdir(), 'run-tests-cargo-target-argv-'));
 });
 afterAll(async () => {
-  await Promise.all([shared['GOCACHE'], shared['CARGO_TARGET_DIR']].map((dir) => (dir ? fs.remove(dir) : undefined)));
+  await Promise.all([shared['CARGO_TARGET_DIR']].map((dir) => (dir ? fs.remove(dir) : undefined)));
 });
 
 describe.each(Object.entries(CASES))('rerun_argv of %s', (runner, c) => {

@@ -1,7 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { spawnSync } from 'node:child_process';
 import fs from 'fs-extra';
-import os from 'node:os';
 import path from 'node:path';
 import type { RunReport } from '../../src/model/report.js';
 import { copyFixture, failures, hasTools, RUN_ID, runCli, runFile, validateReport } from './helpers.js';
@@ -162,7 +161,7 @@ const go = hasTools('go') ? describe : describe.skip;
 go('runs at once in one go project', () => {
   it('each report is exactly its own filter\'s: a full run beside a --name run, five pairs', async () => {
     const dir = await copyFixture('go-mixed');
-    const env = { GOCACHE: await fs.mkdtemp(path.join(os.tmpdir(), 'run-tests-gocache-runs-')), GOPROXY: 'off', GOTOOLCHAIN: 'local', GOFLAGS: '' };
+    const env = { GOCACHE: '', GOPROXY: 'off', GOTOOLCHAIN: 'local', GOFLAGS: '' };
     for (let pair = 0; pair < 5; pair += 1) {
       const [full, filtered] = await Promise.all([runText(['--cwd', dir], env), runText(['--cwd', dir, '--name', 'TestTable/wrong_[neg]'], env)]);
       expect([full.exitCode, full.report.summary]).toEqual([1, { run: 13, passed: 7, failures: 5, errors: 0, skips: 1 }]);
