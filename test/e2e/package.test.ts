@@ -21,7 +21,8 @@ describe('the npm package', () => {
     for (const required of ['bin/run-tests.js', 'dist/run-tests.cjs', 'reporters/minitest/minitest/run_tests_plugin.rb',
       'reporters/minitest/run_tests/minitest_boot.rb', 'reporters/rspec/run_tests_formatter.rb',
       'reporters/shared/jsonl-writer.cjs', 'schema/report.schema.json', 'schema/events.schema.json', 'README.md',
-      'docs/runners/jest.md', 'docs/architecture.md', 'docs/cli.md', 'docs/ci.md']) {
+      'docs/runners/jest.md', 'docs/architecture.md', 'docs/cli.md', 'docs/ci.md', 'docs/json.md', 'docs/agents.md',
+      'docs/development.md']) {
       expect(paths).toContain(required);
     }
     // The README's links to the runner pages work where the package is shown; Python's caches stay out.
