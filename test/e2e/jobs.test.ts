@@ -143,8 +143,13 @@ suite('--all-projects and --jobs', () => {
     // a ends while b hangs until its timeout: b's processes are no leftovers of a's.
     const { exitCode, report } = await runJson(['--cwd', root, '--all-projects', '--jobs', '2', '--timeout', '4', '--kill-grace', '1'], { env: { HANG_PID_FILE: undefined } });
     expect([exitCode, report.status]).toEqual([124, 'timed_out']);
-    expect(report.projects.map((p) => [path.relative(root, p.project_root), p.status, p.summary.run, p.warnings.filter((w) => w.startsWith('leaked'))]))
-      .toEqual([['a', 'failed', 3, []], ['b', 'timed_out', 1, []]]);
+    // The signal reaches node --test and the file's process at once: node sometimes still
+    // reports the file's death before it exits itself, and then that file is an error too
+    // (as in node-test.test.ts); b's processes are never a's leftovers either way.
+    const cutOff = report.projects[1]?.failed_tests.map((t) => [t.test_name, t.status]) ?? [];
+    expect([[], [['test/hang.test.js', 'error']]]).toContainEqual(cutOff);
+    expect(report.projects.map((p) => [path.relative(root, p.project_root), p.status, p.summary.run, p.summary.passed, p.warnings.filter((w) => w.startsWith('leaked'))]))
+      .toEqual([['a', 'failed', 3, 2, []], ['b', 'timed_out', 1 + cutOff.length, 1, []]]);
     expect(fs.readFileSync(report.projects[1]?.artifact ?? '', 'utf8')).toMatch(/run-tests: timed out after 4s/);
   });
 
