@@ -98,13 +98,46 @@ def _mark_names(loader_class):
     original = loader_class.loadTestsFromName
 
     def load(loader, name, *args, **kwargs):
-        suite = original(loader, name, *args, **kwargs)
+        try:
+            suite = original(loader, name, *args, **kwargs)
+        except Exception as exc:
+            tb = _raised_importing(exc, original.__code__)
+            if tb is None:
+                raise
+            suite = _failed_import(loader, name, exc, tb)
         for test in _iterate(suite):
             if type(test).__name__ == "_FailedTest" and not hasattr(test, "_run_tests_name"):
                 test._run_tests_name = name
         return suite
 
     loader_class.loadTestsFromName = load
+
+
+def _raised_importing(exc, code):
+    """The loader's frame (it runs `code`) when a module named on the command line raised
+    `exc`, other than ImportError, as the loader imported it: a SyntaxError, a NameError.
+    The loader lets it out and the run ends before any test, where discovery reports it
+    as a module that failed to import. None otherwise; SkipTest is unittest's to handle."""
+    import linecache
+    import unittest.case
+
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_frame.f_code is not code:
+        tb = tb.tb_next
+    importing = tb is not None and "__import__(" in linecache.getline(code.co_filename, tb.tb_lineno)
+    return tb if importing and not isinstance(exc, unittest.case.SkipTest) else None
+
+
+def _failed_import(loader, name, exc, tb):
+    """The failed test discovery makes of it, with the traceback from the loader's frame
+    on (as unittest's own, without this hook's), so that the other names still run."""
+    import traceback
+    import unittest.loader
+
+    message = f"Failed to import test module: {name}\n{''.join(traceback.format_exception(type(exc), exc, tb))}"
+    suite, message = unittest.loader._make_failed_test(name, ImportError(message), loader.suiteClass, message)
+    loader.errors.append(message)
+    return suite
 
 
 def _mark(suite, name):

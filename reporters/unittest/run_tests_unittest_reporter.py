@@ -14,11 +14,11 @@ import sys
 import time
 import traceback
 
+from run_tests_unittest_places import FRAME, IMPORT_FAILURE, load_error_place
+
 # Above run-tests' own 2 KiB cut, which says how many lines it leaves out: it can count
 # them only in what it is given. Keeps each event line bounded all the same.
 MESSAGE_LIMIT = 16 * 1024
-# `  File "/p/tests/test_x.py", line 3, in <module>` in a traceback's text.
-FRAME = re.compile(r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d+)', re.M)
 
 
 def bounded(text):
@@ -238,20 +238,19 @@ class Reporter:
     def load_error(self, test, outcome):
         """A module that failed to import, a load_tests that raised, a name on the
         command line that is not there: unittest's _FailedTest, named by that module or
-        name. An import's traceback survives only as text in the message."""
+        name, placed where its traceback last is in the project. An import's traceback
+        survives only as text in the message."""
         name = getattr(test, "_run_tests_name", None) or test._testMethodName
         _, err = (outcome.errors or outcome.failures or [(None, None)])[0]
         text = str(err[1]) if err is not None else ""
-        file = _module_file(name, text)
-        place = _last_frame_in(text, file) if file is not None else None
-        if place is None and err is not None:
-            place = _innermost(err[2], file)
-        lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
-        imported = text.startswith("Failed to import test module") and lines
+        file, line, note = load_error_place(name, err)
+        lines = [row.strip() for row in text.strip().splitlines() if row.strip()]
+        imported = text.startswith(IMPORT_FAILURE) and lines
         message = lines[-1] if imported else (_exception_line(err) if err is not None else "failed to load")
+        stack = text if imported or err is None else "".join(traceback.format_exception(*err))
         self.emit({
-            "event": "error", "kind": "load", "id": name, "name": f"load error: {name}",
-            "file": file, "line": place["line"] if place else None, "message": bounded(message), "stack": bounded(text),
+            "event": "error", "kind": "load", "id": name, "name": f"load error: {name}", "file": file, "line": line,
+            "message": bounded(message if note is None else f"{message}\n{note}"), "stack": bounded(stack),
         })
 
     def holder_error(self, test, err):
@@ -303,31 +302,9 @@ def _innermost(tb, file):
     return place
 
 
-def _module_file(name, text):
-    """The file of module `name` (or of the longest module a dotted name starts with)
-    among a traceback's frames (`pkg/mod.py` or `pkg/mod/__init__.py`), among the modules
-    imported, else where it would be below the current directory."""
-    parts = name.split(".")
-    for k in range(len(parts), 0, -1):
-        module = sys.modules.get(".".join(parts[:k]))
-        if module is not None and getattr(module, "__file__", None):
-            if k < len(parts):
-                return os.path.abspath(module.__file__)
-            break
-    tails = (os.sep + name.replace(".", os.sep) + ".py", os.sep + name.replace(".", os.sep) + os.sep + "__init__.py")
-    for match in FRAME.finditer(text):
-        if match.group("file").endswith(tails):
-            return os.path.abspath(match.group("file"))
-    for tail in tails:
-        if os.path.isfile(os.curdir + tail):
-            return os.path.abspath(os.curdir + tail)
-    return None
-
-
 def _last_frame_in(text, file):
     place = None
     for match in FRAME.finditer(text):
         if file is not None and os.path.abspath(match.group("file")) == file:
             place = {"file": file, "line": int(match.group("line"))}
     return place
-

@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { spawnSync } from 'node:child_process';
 import fs from 'fs-extra';
 import path from 'node:path';
+import type { RunReport } from '../../src/model/report.js';
 import { copyFixture, failures, hasTools, readEvents, runFile, runJson } from './helpers.js';
 
 const suite = hasTools('python3') ? describe : describe.skip;
@@ -44,6 +45,18 @@ const MIXED_FAILURES = [
   ['tests.test_widget.WidgetTest.test_size_is_wrong', 'tests/test_widget.py', 11, 'failed'],
 ];
 const MIXED_RERUN = `python3 -m unittest ${MIXED_FAILURES.map(([id]) => id).join(' ')}`;
+
+/** unittest-import-package (tests/ a package, src/ on PYTHONPATH): each module that failed
+ * to load at the line that failed, never at tests/__init__.py; the test failure between. */
+const IMPORT_ERRORS = [
+  ['load error: tests.test_broken', 'tests/test_broken.py', 3, 'error', "ModuleNotFoundError: No module named 'no_such_module'"],
+  ['tests.test_ok.OkTest.test_fails', 'tests/test_ok.py', 9, 'failed', 'AssertionError: 4 != 5'],
+  // Raised in the project module the test module imports, which the message names.
+  ['load error: tests.test_store', 'src/inventory/store.py', 3, 'error',
+    "ModuleNotFoundError: No module named 'no_such_driver'\nraised in src/inventory/store.py:3, imported from tests/test_store.py:3"],
+  ['load error: tests.test_syntax', 'tests/test_syntax.py', 5, 'error', "SyntaxError: expected ':'"],
+];
+const withMessages = (report: RunReport) => report.failed_tests.map((t) => [t.test_name, t.file, t.line, t.status, t.message]);
 
 suite.each(PYTHONS)('unittest with $label (python $version)', ({ env, version }) => {
   it('reports each test method once, subtests in their test, skips and expected failures as unittest counts them', async () => {
@@ -90,6 +103,29 @@ suite.each(PYTHONS)('unittest with $label (python $version)', ({ env, version })
     expect(renamed.report.rerun).toEqual({ selected: 5, not_run: ['tests.test_widget.WidgetTest.test_size_is_wrong'] });
     expect(failures(renamed.report).at(-1)).toEqual(['load error: tests.test_widget.WidgetTest.test_size_is_wrong', 'tests/test_widget.py', null, 'error']);
     expect(renamed.report.failed_tests.at(-1)?.message).toBe("AttributeError: type object 'WidgetTest' has no attribute 'test_size_is_wrong'");
+  });
+
+  it('places a module that failed to import at its failing import, in the module or in a project module it imports, by discovery and by dotted id', async () => {
+    const dir = await copyFixture('unittest-import-package');
+    const { exitCode, report } = await runJson(['--cwd', dir], { env });
+    expect([exitCode, report.exit_code, report.status, report.command]).toEqual([1, 1, 'failed', 'PYTHONPATH=src python3 -m unittest']);
+    expect(report.summary).toEqual({ run: 5, passed: 1, failures: 1, errors: 3, skips: 0 });
+    expect(withMessages(report)).toEqual(IMPORT_ERRORS);
+    expect(report.failed_tests.map((t) => t.id)).toEqual(['tests.test_broken', 'tests.test_ok.OkTest.test_fails', 'tests.test_store', 'tests.test_syntax']);
+    // A rerun names each by its dotted id.
+    const rerun = await runJson(['--cwd', dir, '--failed-only'], { env });
+    expect([rerun.exitCode, rerun.report.command, rerun.report.rerun]).toEqual([
+      1, 'PYTHONPATH=src python3 -m unittest tests.test_broken tests.test_ok.OkTest.test_fails tests.test_store tests.test_syntax', { selected: 4, not_run: [] },
+    ]);
+    expect(withMessages(rerun.report)).toEqual(IMPORT_ERRORS);
+    // By name unittest's loader lets a SyntaxError out before any test: the hook makes it
+    // the error discovery reports, and the other names still run.
+    const byId = await runJson(['--cwd', dir, '--id', 'tests.test_syntax', '--id', 'tests.test_store'], { env });
+    expect([byId.exitCode, byId.report.status, byId.report.command, byId.report.rerun, byId.report.summary]).toEqual([
+      1, 'failed', 'PYTHONPATH=src python3 -m unittest tests.test_store tests.test_syntax', { selected: 2, not_run: [] },
+      { run: 2, passed: 0, failures: 0, errors: 2, skips: 0 },
+    ]);
+    expect(withMessages(byId.report)).toEqual([IMPORT_ERRORS[2], IMPORT_ERRORS[3]]);
   });
 
   it('runs the project\'s sitecustomize, its PYTHONPATH=src, and keeps a nested unittest out of the report', async () => {
