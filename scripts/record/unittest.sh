@@ -2,8 +2,9 @@
 # Regenerates test/fixtures/outputs/unittest/<case>.jsonl from real runs of the fixture
 # projects, with the environment run-tests sets (reporters/unittest first on PYTHONPATH,
 # RUN_TESTS_UNITTEST_EVENTS) and Debian's python3 (/usr/bin/python3). The temp root
-# becomes `<root>`, pids 1 and durations 1 ms. The <case>.expected.json files are NOT regenerated: after
-# recording, check each changed value against the fixture sources by eye and update them.
+# becomes `<root>`, this repository (the hook's own frames) `<repo>`, pids 1 and durations
+# 1 ms. The <case>.expected.json files are NOT regenerated: after recording, check each
+# changed value against the fixture sources by eye and update them.
 set -euo pipefail
 
 # shellcheck source=lib.sh
@@ -23,7 +24,7 @@ record() {
       RUN_TESTS_UNITTEST_EVENTS="$events" \
       "$python" -m unittest "$@" >"$work/$name.stdout" 2>&1
   ) || echo "   (exit status $?, expected when tests fail)" >&2
-  ROOT="$root" perl -pe 's/\Q$ENV{ROOT}\E/<root>/g; s/"pid": \d+/"pid": 1/g; s/"duration_ms": [0-9.e-]+/"duration_ms": 1/g' "$events" >"$out/$name.jsonl"
+  ROOT="$root" REPO="$repo" perl -pe 's/\Q$ENV{ROOT}\E/<root>/g; s/\Q$ENV{REPO}\E/<repo>/g; s/"pid": \d+/"pid": 1/g; s/"duration_ms": [0-9.e-]+/"duration_ms": 1/g' "$events" >"$out/$name.jsonl"
 }
 
 record mixed unittest-mixed --
@@ -33,6 +34,11 @@ record setupclass unittest-setupclass --
 record filtered unittest-mixed RUN_TESTS_UNITTEST_FILTER='test_even|TextTest' --
 record rerun unittest-mixed -- tests.test_widget.WidgetTest.test_even tests.test_widget.WidgetTest.test_gone
 PYTHONPATH_EXTRA=src record src-layout unittest-src-layout -- discover -s tests -t .
+# tests/ a package, src/ a layout: import errors in a test module, in a project module it
+# imports, and a syntax error, by discovery and by dotted name (where unittest's loader
+# lets a SyntaxError out, and the hook makes it the same failed test as discovery does).
+PYTHONPATH_EXTRA=src record import-package unittest-import-package --
+PYTHONPATH_EXTRA=src record import-by-name unittest-import-package -- tests.test_store tests.test_syntax tests.test_ok.OkTest.test_fails
 
 # A run killed mid-write: the mixed events without run_end, cut inside the last test_end.
 "$python" - "$out/mixed.jsonl" >"$out/truncated.jsonl" <<'PY'

@@ -13,7 +13,7 @@ describe('unittest events, recorded by scripts/record/unittest.sh', () => {
   const cases = readdirSync(outputs).filter((f) => f.endsWith('.jsonl')).sort();
 
   it('has every recorded case', () => {
-    expect(cases).toEqual(['filtered.jsonl', 'import-error.jsonl', 'load-tests.jsonl', 'mixed.jsonl', 'rerun.jsonl', 'setupclass.jsonl', 'src-layout.jsonl', 'truncated.jsonl']);
+    expect(cases).toEqual(['filtered.jsonl', 'import-by-name.jsonl', 'import-error.jsonl', 'import-package.jsonl', 'load-tests.jsonl', 'mixed.jsonl', 'rerun.jsonl', 'setupclass.jsonl', 'src-layout.jsonl', 'truncated.jsonl']);
   });
 
   // UPDATE_GOLDEN=1 rewrites the expected reports from the recorded outputs: review the diff.
@@ -48,6 +48,7 @@ describe('unittest events, recorded by scripts/record/unittest.sh', () => {
   it('makes an import error, a setUpClass error and a name not found error entries with the dotted name that reruns them', () => {
     expect(parse(read('import-error.jsonl')).tests.filter((t) => t.status === 'error')).toEqual([{
       id: 'test_broken', name: 'load error: test_broken', file: 'tests/test_broken.py', line: 3, status: 'error', message: "ModuleNotFoundError: No module named 'no_such_module'",
+      stack: [{ file: 'tests/test_broken.py', line: 3, function: '<module>' }],
     }]);
     expect(parse(read('setupclass.jsonl')).tests.filter((t) => t.status !== 'passed').map((t) => [t.id, t.name, t.status, t.file, t.line])).toEqual([
       ['tests.test_db.DbTest', 'setUpClass (tests.test_db.DbTest)', 'error', 'tests/test_db.py', 5],
@@ -56,6 +57,22 @@ describe('unittest events, recorded by scripts/record/unittest.sh', () => {
     expect(brief('rerun.jsonl')).toEqual([
       ['tests.test_widget.WidgetTest.test_even', 'failed', 'tests/test_widget.py', 34],
       ['load error: tests.test_widget.WidgetTest.test_gone', 'error', 'tests/test_widget.py', null],
+    ]);
+  });
+
+  it('places an import error at the deepest project frame of its traceback, by discovery and by dotted name alike', () => {
+    const errors = (file: string) => parse(read(file)).tests.flatMap((t) => (t.status === 'error' ? [[t.id, t.name, t.file, t.line, t.message]] : []));
+    const STORE = ['tests.test_store', 'load error: tests.test_store', 'src/inventory/store.py', 3,
+      "ModuleNotFoundError: No module named 'no_such_driver'\nraised in src/inventory/store.py:3, imported from tests/test_store.py:3"];
+    const SYNTAX = ['tests.test_syntax', 'load error: tests.test_syntax', 'tests/test_syntax.py', 5, "SyntaxError: expected ':'"];
+    // Not tests/__init__.py, the package the failing module is in.
+    expect(errors('import-package.jsonl')).toEqual([
+      ['tests.test_broken', 'load error: tests.test_broken', 'tests/test_broken.py', 3, "ModuleNotFoundError: No module named 'no_such_module'"], STORE, SYNTAX,
+    ]);
+    expect(errors('import-by-name.jsonl')).toEqual([STORE, SYNTAX]);
+    // The chain of imports, innermost first; a syntax error has no frame of its own.
+    expect(parse(read('import-by-name.jsonl')).tests.map((t) => t.status === 'error' ? t.stack : null)).toEqual([
+      [{ file: 'src/inventory/store.py', line: 3, function: '<module>' }, { file: 'tests/test_store.py', line: 3, function: '<module>' }], [], null,
     ]);
   });
 
