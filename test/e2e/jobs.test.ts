@@ -198,14 +198,14 @@ describe('Ctrl-C during a parallel run', () => {
     // first test's result reached its own run directory.
     const passed = (dir: string): boolean => fs.readdirSync(path.join(root, dir, '.run-tests/runs'), { recursive: true, encoding: 'utf8' })
       .some((f) => f.endsWith('node-test-events.jsonl') && fs.readFileSync(path.join(root, dir, '.run-tests/runs', f), 'utf8').includes('passes first'));
-    await waitFor('both hanging tests to start', () => pidFiles.every((f) => fs.existsSync(f) && fs.readFileSync(f, 'utf8') !== '') && ['a', 'b'].every(passed), 20_000);
+    await waitFor('both hanging tests to start', () => pidFiles.every((f) => fs.existsSync(f) && fs.readFileSync(f, 'utf8') !== '') && ['a', 'b'].every(passed));
     process.kill(cliPid, 'SIGINT');
     const { exitCode, report } = await running;
     expect([exitCode, report.status, report.summary.passed]).toEqual([130, 'interrupted', 2]);
     expect(report.projects.map((p) => [path.relative(root, p.project_root), p.status])).toEqual([['a', 'interrupted'], ['b', 'interrupted']]);
     for (const file of pidFiles) {
       const pid = Number(fs.readFileSync(file, 'utf8'));
-      await waitFor(`grandchild ${pid} to die`, () => processGone(pid), 2000);
+      await waitFor(`grandchild ${pid} to die`, () => processGone(pid));
     }
     for (const p of report.projects) expect(fs.readFileSync(p.artifact ?? '', 'utf8')).toMatch(/run-tests: interrupted/);
     expect(carryingRun(report.run_id ?? '(none)')).toEqual([]);

@@ -146,15 +146,15 @@ suite('run-tests mcp', () => {
       const cancel = new AbortController();
       const running = call(client, 'run_tests', { cwd: dir }, { signal: cancel.signal, onprogress: (p) => progress.push(p.progress) });
       running.catch(() => undefined);
-      await waitFor('the test to start its processes and a finished test to be reported', () => fs.existsSync(path.join(pids, 'started')) && progress.length > 0, 30_000);
+      await waitFor('the test to start its processes and a finished test to be reported', () => fs.existsSync(path.join(pids, 'started')) && progress.length > 0);
       expect(progress).toEqual([1]);
       const pidOf = (name: string): number => Number(fs.readFileSync(path.join(pids, `${name}.pid`), 'utf8'));
       const tree = ['runner', 'test', 'setsid', 'double-fork'].map(pidOf);
       cancel.abort('enough');
       await expect(running).rejects.toThrow();
-      for (const pid of tree) await waitFor(`process ${pid} to die`, () => processGone(pid), 15_000);
+      for (const pid of tree) await waitFor(`process ${pid} to die`, () => processGone(pid));
       const last = path.join(dir, '.run-tests/last-report.json');
-      await waitFor('the interrupted run to be recorded', () => fs.existsSync(last), 15_000);
+      await waitFor('the interrupted run to be recorded', () => fs.existsSync(last));
       const report = structured(await call(client, 'get_result', { cwd: dir })) as unknown as RunReport;
       expect([report.source, report.status, report.exit_code, report.summary.passed]).toEqual(['run', 'interrupted', 130, 1]);
     } finally {
@@ -173,13 +173,13 @@ suite('run-tests mcp', () => {
       const running = call(client, 'run_tests', { cwd: root, files: ['a', 'b'] }, { signal: cancel.signal, onprogress: (p) => progress.push(p.progress) });
       running.catch(() => undefined);
       // a's 11 tests and the one b finishes before it hangs.
-      await waitFor('both projects to be counted', () => progress.at(-1) === 12, 30_000);
+      await waitFor('both projects to be counted', () => progress.at(-1) === 12);
       const grandchild = path.join(root, 'b/grandchild.pid');
-      await waitFor('the hanging test to start', () => fs.existsSync(grandchild) && fs.readFileSync(grandchild, 'utf8') !== '', 15_000);
+      await waitFor('the hanging test to start', () => fs.existsSync(grandchild) && fs.readFileSync(grandchild, 'utf8') !== '');
       cancel.abort('enough');
       await expect(running).rejects.toThrow();
       const pid = Number(fs.readFileSync(grandchild, 'utf8'));
-      await waitFor(`process ${pid} to die`, () => processGone(pid), 15_000);
+      await waitFor(`process ${pid} to die`, () => processGone(pid));
       expect(Math.max(...progress)).toBe(12);
     } finally {
       await client.close();
@@ -193,12 +193,12 @@ suite('run-tests mcp', () => {
     const client = await connect([], { ESCAPE_MODE: 'hang', ESCAPE_PID_DIR: pids });
     const running = call(client, 'run_tests', { cwd: dir });
     running.catch(() => undefined);
-    await waitFor('the test to start its processes', () => fs.existsSync(path.join(pids, 'started')), 30_000);
+    await waitFor('the test to start its processes', () => fs.existsSync(path.join(pids, 'started')));
     const tree = ['runner', 'test', 'setsid', 'double-fork'].map((name) => Number(fs.readFileSync(path.join(pids, `${name}.pid`), 'utf8')));
     await client.close();
-    for (const pid of tree) await waitFor(`process ${pid} to die`, () => processGone(pid), 15_000);
+    for (const pid of tree) await waitFor(`process ${pid} to die`, () => processGone(pid));
     const last = path.join(dir, '.run-tests/last-report.json');
-    await waitFor('the interrupted run to be recorded', () => fs.existsSync(last), 15_000);
+    await waitFor('the interrupted run to be recorded', () => fs.existsSync(last));
     expect((await fs.readJson(last) as RunReport).status).toBe('interrupted');
   });
 

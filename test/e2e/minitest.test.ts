@@ -155,7 +155,7 @@ suite('minitest through bundle exec rake test', () => {
     expect(report.duration_ms).toBeGreaterThanOrEqual(3000);
     const grandchild = Number(await fs.readFile(pidFile, 'utf8'));
     expect(grandchild).toBeGreaterThan(1);
-    await waitFor(`grandchild ${grandchild} to die`, () => processGone(grandchild), 2000);
+    await waitFor(`grandchild ${grandchild} to die`, () => processGone(grandchild));
     expect(await fs.readFile(report.artifact ?? '', 'utf8')).toMatch(/run-tests: timed out after 3s/);
   });
 
@@ -164,11 +164,11 @@ suite('minitest through bundle exec rake test', () => {
     const pidFile = path.join(dir, 'grandchild.pid');
     let cliPid = 0;
     const running = runJson(['--cwd', dir, '--kill-grace', '1'], { env: { HANG_PID_FILE: pidFile }, onSpawn: (pid) => { cliPid = pid; } });
-    await waitFor('the hanging test to start', () => fs.existsSync(pidFile) && fs.readFileSync(pidFile, 'utf8') !== '', 20_000);
+    await waitFor('the hanging test to start', () => fs.existsSync(pidFile) && fs.readFileSync(pidFile, 'utf8') !== '');
     process.kill(cliPid, 'SIGINT');
     const { exitCode, report } = await running;
     expect([exitCode, report.status, report.summary.passed]).toEqual([130, 'interrupted', 1]);
-    await waitFor('the grandchild to die', () => processGone(Number(fs.readFileSync(pidFile, 'utf8'))), 2000);
+    await waitFor('the grandchild to die', () => processGone(Number(fs.readFileSync(pidFile, 'utf8'))));
     expect(fs.existsSync(path.join(dir, '.run-tests/last-test.log'))).toBe(true);
   });
 });

@@ -26,7 +26,7 @@ suite('no process a run started outlives it', () => {
     const { dir, pids, env } = await escapeFixture('hang');
     const { exitCode, report } = await runJson(['--cwd', dir, '--timeout', '5', '--kill-grace', '1'], { env });
     expect([exitCode, report.status, report.summary.passed]).toEqual([124, 'timed_out', 1]);
-    for (const pid of everyPid(pids)) await waitFor(`process ${pid} to die`, () => processGone(pid), 2000);
+    for (const pid of everyPid(pids)) await waitFor(`process ${pid} to die`, () => processGone(pid));
     const log = await fs.readFile(path.join(dir, '.run-tests/last-test.log'), 'utf8');
     expect(log).toMatch(/run-tests: timed out after 5s; sent SIGTERM to process group \d+ and 2 processes carrying RUN_TESTS_RUN_ID outside it\n/);
   });
@@ -44,11 +44,11 @@ suite('no process a run started outlives it', () => {
     const { dir, pids, env } = await escapeFixture('hang');
     let cli = 0;
     const running = runJson(['--cwd', dir, '--kill-grace', '1'], { env, onSpawn: (pid) => { cli = pid; } });
-    await waitFor('the test to start its processes', started(pids), 20_000);
+    await waitFor('the test to start its processes', started(pids));
     process.kill(cli, 'SIGHUP');
     const { exitCode, report } = await running;
     expect([exitCode, report.status, report.summary.passed]).toEqual([130, 'interrupted', 1]);
-    for (const pid of everyPid(pids)) await waitFor(`process ${pid} to die`, () => processGone(pid), 2000);
+    for (const pid of everyPid(pids)) await waitFor(`process ${pid} to die`, () => processGone(pid));
     const log = await fs.readFile(path.join(dir, '.run-tests/last-test.log'), 'utf8');
     expect(log).toMatch(/run-tests: interrupted; sent SIGTERM to process group \d+ and 2 processes carrying RUN_TESTS_RUN_ID outside it\n/);
   });
@@ -57,7 +57,7 @@ suite('no process a run started outlives it', () => {
     const { dir, pids, env } = await escapeFixture('hang');
     let cli = 0;
     const killed = runCli(['--cwd', dir, '--json'], { env, onSpawn: (pid) => { cli = pid; } });
-    await waitFor('the test to start its processes', started(pids), 20_000);
+    await waitFor('the test to start its processes', started(pids));
     process.kill(cli, 'SIGKILL');
     expect((await killed).exitCode).toBe(null);
     // Nothing ended the run: its runner, its test and their escaped children keep running.
@@ -72,7 +72,7 @@ suite('no process a run started outlives it', () => {
     const recorded = path.join(runDir, 'report.json');
     expect(next.report.warnings).toEqual([expect.stringMatching(new RegExp(
       `^run ${runId} \\(started \\d{4}-[^)]+\\) was abandoned: run-tests died before it ended; killed 4 processes still running it; its report: ${recorded}$`))]);
-    for (const pid of everyPid(pids)) await waitFor(`process ${pid} to die`, () => processGone(pid), 2000);
+    for (const pid of everyPid(pids)) await waitFor(`process ${pid} to die`, () => processGone(pid));
 
     const abandoned = await fs.readJson(recorded) as RunReport & { run_id: string; started_at: string };
     expect(validateReport(abandoned)).toBe(true);

@@ -91,6 +91,6 @@ suite('rspec through bundle exec rspec', () => {
     expect(failures(report)).toEqual([['Hang hangs with a grandchild', 'spec/hang_spec.rb', 8, 'error']]);
     expect(report.running_at_timeout).toEqual([{ name: 'Hang hangs with a grandchild', file: 'spec/hang_spec.rb' }]);
     const grandchild = Number(await fs.readFile(pidFile, 'utf8'));
-    await waitFor(`grandchild ${grandchild} to die`, () => processGone(grandchild), 2000);
+    await waitFor(`grandchild ${grandchild} to die`, () => processGone(grandchild));
   });
 });

@@ -194,11 +194,11 @@ describe('--shard on node:test', () => {
     await fs.writeFile(path.join(dir, 'conftest.py'), `import os, subprocess, time\nchild = subprocess.Popen(['sleep', '300'])\nopen(${JSON.stringify(pidFile)}, 'w').write(str(child.pid))\ntime.sleep(300)\n`);
     let cliPid = 0;
     const running = runJson(['--cwd', dir, '--shard', '1/2'], { onSpawn: (pid) => { cliPid = pid; } });
-    await waitFor('the listing to start collecting', () => fs.existsSync(pidFile) && fs.readFileSync(pidFile, 'utf8') !== '', 30_000);
+    await waitFor('the listing to start collecting', () => fs.existsSync(pidFile) && fs.readFileSync(pidFile, 'utf8') !== '');
     process.kill(cliPid, 'SIGINT');
     const { exitCode, report } = await running;
     expect([exitCode, report.status, report.shard, report.summary.run]).toEqual([130, 'interrupted', undefined, null]);
     const pid = Number(fs.readFileSync(pidFile, 'utf8'));
-    await waitFor(`collection's child ${pid} to die`, () => processGone(pid), 2000);
+    await waitFor(`collection's child ${pid} to die`, () => processGone(pid));
   });
 });

@@ -10,8 +10,9 @@ export function processGone(pid: number): boolean {
   }
 }
 
-/** Polls a condition until it holds; fails with `what` at the deadline. No fixed sleeps. */
-export async function waitFor(what: string, condition: () => boolean, deadlineMs = 5000): Promise<void> {
+/** Polls a condition until it holds; fails with `what` at the deadline, which is generous:
+ * waiting longer costs a passing test nothing, and a loaded machine may be slow. No fixed sleeps. */
+export async function waitFor(what: string, condition: () => boolean, deadlineMs = 60_000): Promise<void> {
   const end = Date.now() + deadlineMs;
   while (!condition()) {
     if (Date.now() > end) throw new Error(`timed out after ${deadlineMs}ms waiting for ${what}`);

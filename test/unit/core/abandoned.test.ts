@@ -43,7 +43,7 @@ describe('recoverAbandoned', () => {
     const warnings = await recoverAbandoned(artifacts, 1000);
     const file = path.join(runDir, 'report.json');
     expect(warnings).toEqual([`run ${id} (started 2026-12-01T17:00:00.000Z) was abandoned: run-tests died before it ended; killed 1 process still running it; its report: ${file}`]);
-    await waitFor('the left-over sleep to die', () => processGone(left.pid ?? 0), 2000);
+    await waitFor('the left-over sleep to die', () => processGone(left.pid ?? 0));
     const report = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
     expect(validateReport(report)).toBe(true);
     expect(report).toMatchObject({

@@ -1,10 +1,12 @@
-import { afterAll, describe, expect, it } from '@jest/globals';
+import { afterAll, afterEach, describe, expect, it, jest } from '@jest/globals';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startProcess } from '../../../src/process/index.js';
+import { advance, fakeTimers, flow, waitReally } from './fake-clock.js';
 import { hasOpenFd, nodeScript, readLog, removeTempDirs } from './helpers.js';
 
 afterAll(removeTempDirs);
+afterEach(() => void jest.useRealTimers());
 
 /** A run whose report is its own output (go test -json): `outputCopy` set. */
 function captured(script: string, args: readonly string[], overrides: Parameters<typeof nodeScript>[2] = {}) {
@@ -47,9 +49,14 @@ describe('startProcess with an output copy', () => {
   });
 
   it('logs what the runner wrote before its timeout, and the timeout itself in the log only', async () => {
-    const { options, copy } = captured('forever.js', [], { timeoutMs: 300, killGraceMs: 200 });
-    const outcome = await startProcess(options).done;
-    expect(outcome.timedOut).toBe(true);
+    fakeTimers();
+    const { options, copy } = captured('forever.js', [], { timeoutMs: 300, killGraceMs: 60_000 });
+    const run = startProcess(options);
+    // The timeout falls due once the runner has written, however long it took to start.
+    await waitReally('forever.js to start', () => readFileSync(copy, 'utf8').includes('forever: started'));
+    advance(300);
+    const outcome = await flow(run.done);
+    expect([outcome.timedOut, outcome.signal]).toEqual([true, 'SIGTERM']);
     const log = readLog(options.logPath);
     expect(log).toMatch(/^forever: started pid \d+\n/);
     expect(log).toContain('run-tests: timed out after 300ms; sent SIGTERM to process group');
@@ -57,11 +64,14 @@ describe('startProcess with an output copy', () => {
   });
 
   it('puts a run-tests note after everything the runner wrote before it', async () => {
-    const { options, copy } = captured('forever.js', []);
+    // A grace no loaded machine outlasts: SIGTERM ends forever.js, never a SIGKILL note.
+    const { options, copy } = captured('forever.js', [], { killGraceMs: 60_000 });
     const run = startProcess(options);
     // Busy-wait: no timer runs meanwhile, the tail's poll neither, until the line is in the copy.
-    const deadline = Date.now() + 5000;
-    while (!readFileSync(copy, 'utf8').includes('forever: started') && Date.now() < deadline);
+    const deadline = Date.now() + 60_000;
+    while (!readFileSync(copy, 'utf8').includes('forever: started')) {
+      if (Date.now() > deadline) throw new Error('forever.js wrote nothing within 60 s');
+    }
     run.interrupt('SIGTERM');
     await run.done;
     expect(readLog(options.logPath)).toMatch(/^forever: started pid \d+\nrun-tests: interrupted; sent SIGTERM to process group \d+\n$/);

@@ -54,9 +54,9 @@ describe('LeftoverWatch', () => {
     const { watch, notes, asked, timers } = watchOf(pid, { bytes: 10, reading: true });
     watch.runnerExited();
     expect(watch.waitOver).toBe(false);
-    await waitFor('the wait', () => watch.waitOver, 5000);
+    await waitFor('the wait', () => watch.waitOver);
     expect(asked.checks).toBe(1);
-    await waitFor('reading to stop', () => asked.stops > 0, 5000);
+    await waitFor('reading to stop', () => asked.stops > 0);
     expect(notes).toEqual([`output pipes still held open by a process outside process group ${pid}; stopped reading`]);
     timers.clear();
   });
@@ -68,7 +68,7 @@ describe('LeftoverWatch', () => {
     const { watch, notes, asked, timers } = watchOf(pid, output);
     watch.watchPipeHolders();
     output.bytes += 1; // more output before the first look: it looks again
-    await waitFor('reading to stop', () => asked.stops > 0, 5000);
+    await waitFor('reading to stop', () => asked.stops > 0);
     expect(output.asked).toBe(4); // when armed, at the first look twice (it grew: armed again), at the second
     expect(notes).toHaveLength(1);
     output.reading = false;

@@ -1,14 +1,23 @@
-import { afterAll, describe, expect, it } from '@jest/globals';
+import { afterAll, afterEach, describe, expect, it, jest } from '@jest/globals';
 import { startProcess } from '../../../src/process/index.js';
-import { nodeScript, readLog, removeTempDirs } from './helpers.js';
+import { advance, fakeTimers, flow, stdoutOf, waitReally } from './fake-clock.js';
+import { isGone, nodeScript, readLog, removeTempDirs } from './helpers.js';
 
 afterAll(removeTempDirs);
+// The run's timers are on the fake clock: each falls due when the test moves it, once the
+// script is ready, however long a loaded machine took to start it.
+afterEach(() => void jest.useRealTimers());
 
 describe('startProcess: timeout', () => {
   it('sends SIGTERM to the group at the timeout', async () => {
-    const options = nodeScript('forever.js', [], { timeoutMs: 1000, killGraceMs: 2000 });
+    fakeTimers();
+    const options = nodeScript('forever.js', [], { timeoutMs: 1000, killGraceMs: 60_000 });
     const run = startProcess(options);
-    const outcome = await run.done;
+    await waitReally('forever.js to start', () => stdoutOf(run.pid).includes('forever: started'));
+    advance(999);
+    expect([readLog(options.logPath).includes('timed out'), isGone(run.pid)]).toEqual([false, false]);
+    advance(1);
+    const outcome = await flow(run.done);
     expect(outcome).toEqual({
       exitCode: null,
       signal: 'SIGTERM',
@@ -17,16 +26,21 @@ describe('startProcess: timeout', () => {
       leaked: [],
       durationMs: expect.any(Number),
     });
-    expect(outcome.durationMs).toBeGreaterThanOrEqual(1000);
-    expect(outcome.durationMs).toBeLessThan(1000 + 2000 + 1000);
     const log = readLog(options.logPath);
     expect(log).toBe(`forever: started pid ${run.pid}\nrun-tests: timed out after 1s; sent SIGTERM to process group ${run.pid}\n`);
   });
 
   it('sends SIGKILL after the grace when SIGTERM is ignored', async () => {
+    fakeTimers();
     const options = nodeScript('ignore-sigterm.js', [], { timeoutMs: 1000, killGraceMs: 500 });
     const run = startProcess(options);
-    const outcome = await run.done;
+    await waitReally('ignore-sigterm.js to start', () => stdoutOf(run.pid).includes('ignore-sigterm: ready'));
+    advance(1000);
+    await waitReally('SIGTERM to be ignored', () => stdoutOf(run.pid).includes('got SIGTERM, ignoring'));
+    advance(499);
+    expect([readLog(options.logPath).includes('SIGKILL'), isGone(run.pid)]).toEqual([false, false]);
+    advance(1);
+    const outcome = await flow(run.done);
     expect(outcome).toEqual({
       exitCode: null,
       signal: 'SIGKILL',
@@ -35,8 +49,6 @@ describe('startProcess: timeout', () => {
       leaked: [],
       durationMs: expect.any(Number),
     });
-    expect(outcome.durationMs).toBeGreaterThanOrEqual(1000 + 500);
-    expect(outcome.durationMs).toBeLessThan(1000 + 500 + 1000);
     expect(readLog(options.logPath).split('\n')).toEqual([
       `ignore-sigterm: ready pid ${run.pid}`,
       `run-tests: timed out after 1s; sent SIGTERM to process group ${run.pid}`,

@@ -29,7 +29,7 @@ const script = (report: string, body: string[], before: string[] = []): string[]
 
 /** Runs a script to its end; it must end on its own well before the deadline. */
 function runScript(report: string, body: string[], before: string[] = []) {
-  const result = spawnSync(process.execPath, script(report, body, before), { encoding: 'utf8', timeout: 10000 });
+  const result = spawnSync(process.execPath, script(report, body, before), { encoding: 'utf8', timeout: 60_000 });
   if (result.error) throw result.error;
   return result;
 }
@@ -65,7 +65,7 @@ describe('JsonlWriter', () => {
     expect(linesIn(report)).toEqual([...numbered(50), { type: 'exit', code: 2 }]);
   });
 
-  it('puts the lines on disk within ~100 ms while the process hangs on a promise', async () => {
+  it('puts the lines on disk by its timer (every 100 ms) while the process hangs on a promise', async () => {
     const report = reportPath();
     // The first line is written at once, the others wait for the timer: the script says
     // how many were on disk right after its writes, then hangs.
@@ -75,16 +75,19 @@ describe('JsonlWriter', () => {
       'setInterval(() => {}, 1000);',
       'new Promise(() => {});',
     ];
-    const child = spawn(process.execPath, script(report, body), { stdio: ['ignore', 'pipe', 'inherit'] });
+    // The writer's clock stands still: however the script is paused between its writes, the
+    // write path never finds 100 ms gone, and only the timer writes after the first line.
+    const child = spawn(process.execPath, script(report, body, ['performance.now = () => 0;']), { stdio: ['ignore', 'pipe', 'inherit'] });
     const exited = new Promise((resolve) => child.once('exit', resolve));
     let stdout = '';
     child.stdout.on('data', (chunk: Buffer) => {
       stdout += chunk.toString();
     });
     try {
-      await waitFor('the script to finish its writes', () => stdout.includes('\n'), 10000);
+      await waitFor('the script to finish its writes', () => stdout.includes('\n'));
       expect(stdout).toBe('on disk 1\n');
-      await waitFor('all 50 lines on disk', () => linesIn(report).length === 50, 1000);
+      // Only the timer can write them: the script never writes again, nor exits.
+      await waitFor('all 50 lines on disk', () => linesIn(report).length === 50);
       expect(linesIn(report)).toEqual(numbered(50));
       expect(processGone(child.pid ?? 0)).toBe(false);
     } finally {
@@ -101,26 +104,29 @@ describe('JsonlWriter', () => {
       'let writes = 0;',
       'fs.writeSync = (...args) => ((writes += 1), realWrite(...args));',
     ];
+    // The writer's clock, taken at its load, moves 1 ms a line and only so: no pause of a
+    // loaded machine between two lines can pass for 100 ms.
+    const stepClock = ["const { performance } = require('perf_hooks');", 'let clock = 0;', 'performance.now = () => clock;'];
     const body = [
       'const onDisk = () => fs.readFileSync(report, "utf8").split("\\n").length - 1;',
       'out.write({ type: "start" });',
       'out.write({ type: "test", n: 0 });',
       'const afterTwo = [onDisk(), writes];',
       'const started = performance.now();',
-      'for (let n = 1; n < 10000; n += 1) out.write({ type: "test", n });',
+      'for (let n = 1; n < 10000; n += 1) { clock += 1; out.write({ type: "test", n }); }',
       'const elapsed = performance.now() - started;',
       'const afterBurst = writes;',
       'out.close();',
       'console.log(JSON.stringify({ afterTwo, afterBurst, elapsed, afterClose: writes }));',
     ];
-    const { status, stdout, stderr } = runScript(report, body, countWrites);
+    const { status, stdout, stderr } = runScript(report, body, [...countWrites, ...stepClock]);
     expect([status, stderr]).toEqual([0, '']);
     type Counts = { afterTwo: number[]; afterBurst: number; elapsed: number; afterClose: number };
     const { afterTwo, afterBurst, elapsed, afterClose } = JSON.parse(stdout) as Counts;
     // The start line went out at once; the next one, microseconds later, is pending.
     expect(afterTwo).toEqual([1, 1]);
-    // In a synchronous loop only the write path flushes: once per 100 ms at most.
-    expect(afterBurst).toBeLessThanOrEqual(1 + Math.floor(elapsed / 100));
+    // In a synchronous loop only the write path flushes: once per 100 ms, at 100, 200 … 9900.
+    expect([elapsed, afterBurst]).toEqual([9999, 1 + Math.floor(elapsed / 100)]);
     expect(afterClose).toBe(afterBurst + 1);
     expect(linesIn(report)).toEqual([{ type: 'start' }, ...numbered(10000)]);
   });

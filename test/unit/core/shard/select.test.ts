@@ -10,6 +10,7 @@ import { runListing } from '../../../../src/process/listing.js';
 import type { FailedTestRecord, TestResult } from '../../../../src/model/results.js';
 import { SCHEMA_VERSION, type RunReport } from '../../../../src/model/report.js';
 import { MESSAGE_LIMIT_BYTES } from '../../../../src/parsers/fields.js';
+import { waitFor } from '../../../support/wait.js';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'rt-select-'));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
@@ -111,13 +112,16 @@ describe('selectShard', () => {
 describe('an interrupted listing', () => {
   it('is stopped at once with all it started, and the shard fails rather than waits', async () => {
     // A listing that would take 30 s, and a process it started in its group.
+    const started = path.join(tmp, 'listing-started');
     const slow: Runner = { id: 'slow', shard: { selects: 'files', units: async () => {
-      const outcome = await runListing({ argv: ['sh', '-c', 'sleep 30 & sleep 30'], cwd: tmp, env: process.env });
+      const outcome = await runListing({ argv: ['sh', '-c', `sleep 30 & touch '${started}'; sleep 30`], cwd: tmp, env: process.env });
       throw new Error(`listing ended by ${outcome.signal}`);
     } } } as unknown as Runner;
     const interrupts = new Interrupts();
     const selecting = selectShard(input({ shard: { index: 1, count: 2 }, runner: slow, interrupts }));
-    setTimeout(() => interrupts.raise('SIGINT'), 200);
+    // The interrupt comes while the listing runs, however late the scheduler started it.
+    await waitFor('the listing to start', () => fs.existsSync(started));
+    interrupts.raise('SIGINT');
     // Killed when the interrupt came; left alone, it would have ended by itself (signal null).
     await expect(selecting).rejects.toThrow('listing ended by SIGKILL');
   });
