@@ -33,10 +33,9 @@ export function runCli(args: readonly string[], options: { env?: NodeJS.ProcessE
     const child = spawn(file ?? bin, argv, {
       cwd: options.cwd,
       // Not the CI's variables of a job this suite may run in (CI=true prints live failure
-      // lines on stderr, GitHub's add annotations): a test that wants them sets them. Nor
-      // an extra CA bundle: no test reaches a network, and node reads the bundle at every
-      // start (~50 ms of CPU), in run-tests and in each node process its runners start.
-      env: { ...process.env, FORCE_COLOR: '0', CI: undefined, GITHUB_ACTIONS: undefined, GITHUB_STEP_SUMMARY: undefined, NODE_EXTRA_CA_CERTS: undefined, ...options.env },
+      // lines on stderr, GitHub's add annotations): a test that wants them sets them; nor
+      // an extra CA bundle, which jest.config.js leaves out for the whole suite.
+      env: { ...process.env, FORCE_COLOR: '0', CI: undefined, GITHUB_ACTIONS: undefined, GITHUB_STEP_SUMMARY: undefined, ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
