@@ -1,6 +1,9 @@
-// Bundles the CLI and the libraries it imports into dist/run-tests.cjs, which
-// bin/run-tests.js loads, and `run-tests mcp`'s server into dist/mcp.cjs, which only that
-// command loads. Modules behind import() are evaluated only when a command imports them.
+// Bundles the CLI in three parts, each loaded only when needed: dist/run-tests.cjs reads
+// the command line (commander, the options, --help), which bin/run-tests.js loads;
+// dist/commands.cjs does what the commands do (src/cli/commands.ts), loaded once a command
+// runs, so that --version, --help and a usage error compile 0.2 MB rather than 1 MB
+// (`--version` 1.7x `node -e 0` in CPU time, from 2.9x); dist/mcp.cjs serves `run-tests mcp`.
+// Modules behind import() inside a bundle are evaluated only when a command imports them.
 // Type-checking is separate: `npm run typecheck`.
 //
 // Every library in a bundle is a devDependency; the one the bundles leave out is the
@@ -24,18 +27,24 @@ const common = {
   // src/ finds the package's root from its own file's URL, as an ES module does.
   define: { 'import.meta.url': '__runTestsUrl' },
   banner: { js: 'var __runTestsUrl = require("node:url").pathToFileURL(__filename).href;' },
+  // An import() of another bundle becomes a require(): node would otherwise load the file
+  // as an ES module would, scanning all of it for export names first.
+  supported: { 'dynamic-import': false },
   logLevel: 'warning',
 };
 
-/** The CLI's `import('./mcp/server.js')` loads dist/mcp.cjs, the server's own bundle. */
-const mcpBundle = {
-  name: 'mcp-bundle',
+/** The CLI's `import('./commands.js')` loads dist/commands.cjs, and `import('./mcp/server.js')`
+ * dist/mcp.cjs: bundles of their own. */
+const lazyBundles = {
+  name: 'lazy-bundles',
   setup(b) {
+    b.onResolve({ filter: /^\.\/commands\.js$/ }, () => ({ path: './commands.cjs', external: true }));
     b.onResolve({ filter: /^\.\/mcp\/server\.js$/ }, () => ({ path: './mcp.cjs', external: true }));
   },
 };
 
 await Promise.all([
-  build({ ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/run-tests.cjs', external: ['tap-parser'], plugins: [mcpBundle] }),
+  build({ ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/run-tests.cjs', external: ['tap-parser'], plugins: [lazyBundles] }),
+  build({ ...common, entryPoints: ['src/cli/commands.ts'], outfile: 'dist/commands.cjs', external: ['tap-parser']}),
   build({ ...common, entryPoints: ['src/cli/mcp/server.ts'], outfile: 'dist/mcp.cjs', external: ['tap-parser'] }),
 ]);

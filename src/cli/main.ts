@@ -4,7 +4,7 @@ import path from 'node:path';
 import { HarnessError, usageError } from '../model/errors.js';
 import { EXIT } from '../model/exit-codes.js';
 import { DEFAULT_MAX_FAILURES } from '../model/request.js';
-import { RUNNER_IDS } from '../runners/index.js';
+import { RUNNER_IDS } from '../runners/ids.js';
 import { EXAMPLES, EXIT_CODE_TABLE } from './help.js';
 import { parseCount, parseIds, parseKeepRuns, parseMaxFailures, parseName, parseSeconds, parseSize, projectsRequest, resolveCwd, resolveExistingFile, resolveOperands } from './options.js';
 import { resolveJunitPath } from './junit-path.js';
@@ -18,6 +18,13 @@ import { visible } from '../render/visible.js';
 const root = packageRoot();
 const reportersDir = path.join(root, 'reporters');
 const version = (JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string }).version;
+
+type Modules = (typeof import('./commands.js'))['modules'];
+
+/** A command's module, from the commands' own bundle (./commands.ts). */
+async function load<K extends keyof Modules>(name: K): Promise<Awaited<ReturnType<Modules[K]>>> {
+  return (await import('./commands.js')).modules[name]() as Promise<Awaited<ReturnType<Modules[K]>>>;
+}
 
 interface RunOptions {
   file?: string;
@@ -59,12 +66,12 @@ async function run(files: string[], options: RunOptions, runnerArgs: readonly st
   const cwd = resolveCwd(options.cwd);
   const custom = options.command === undefined && options.report === undefined
     ? null
-    : (await import('./custom.js')).parseCustomCommand(options.command, options.report, cwd);
+    : (await load('custom')).parseCustomCommand(options.command, options.report, cwd);
   const reads = custom === null || custom.report.path === '-' ? [] : [custom.report.path];
   const junitPath = options.junit === undefined ? null : resolveJunitPath(cwd, options.junit, reads);
   let renderer: Promise<Renderer> | null = null;
   const operands = resolveOperands(cwd, files, options.file);
-  const github = process.env['GITHUB_ACTIONS'] === 'true' ? (await import('./github.js')).githubActions(process.env, options.json === true) : null;
+  const github = process.env['GITHUB_ACTIONS'] === 'true' ? (await load('github')).githubActions(process.env, options.json === true) : null;
   const request = {
     cwd,
     files: operands.files,
@@ -108,7 +115,7 @@ async function run(files: string[], options: RunOptions, runnerArgs: readonly st
     throw usageError(`${request.locations[0]?.operand} selects the tests at that place; it cannot be combined with ${other}`);
   }
   if (custom && request.failedOnly) throw new HarnessError('USAGE', '--failed-only cannot select tests of a --command: run-tests does not know its test names');
-  const [{ runTests }, { Interrupts }] = await Promise.all([import('../core/run.js'), import('../model/request.js')]);
+  const [{ runTests }, { Interrupts }] = await Promise.all([load('run'), load('request')]);
   const interrupts = new Interrupts();
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => interrupts.raise(signal));
   // A closed terminal (SIGHUP) ends the run as SIGTERM does; by default it would kill run-tests alone.
@@ -122,7 +129,7 @@ async function run(files: string[], options: RunOptions, runnerArgs: readonly st
 /** After the run: a write that fails now (a full disk) is a warning, never the exit code,
  * which stays the run's. The path was checked before the run (resolveJunitPath). */
 async function writeJunit(file: string, report: RunReport, tests: readonly JunitTest[]): Promise<void> {
-  const [{ junitChunks }, { writeFileAtomic }] = await Promise.all([import('../render/junit.js'), import('../store/atomic.js')]);
+  const [{ junitChunks }, { writeFileAtomic }] = await Promise.all([load('junit'), load('atomic')]);
   try {
     writeFileAtomic(file, junitChunks(report, tests));
   } catch (error) {
@@ -134,10 +141,10 @@ async function parse(file: string, options: { format?: string; json?: boolean; c
   const cwd = resolveCwd(options.cwd);
   const input = resolveExistingFile(cwd, file);
   const junitPath = options.junit === undefined ? null : resolveJunitPath(cwd, options.junit, [input]);
-  const { importReport } = await import('./parse-command.js');
+  const { importReport } = await load('parse');
   const { report, tests } = await importReport(input, options.format ?? null, cwd, parseMaxFailures(options.maxFailures));
   if (junitPath !== null) await writeJunit(junitPath, report, tests);
-  if (process.env['GITHUB_ACTIONS'] === 'true') await (await import('./github.js')).githubActions(process.env, options.json === true)?.finish(report);
+  if (process.env['GITHUB_ACTIONS'] === 'true') await (await load('github')).githubActions(process.env, options.json === true)?.finish(report);
   exit(report.exit_code, (await loadRenderer(options.json === true))(report));
 }
 
@@ -146,36 +153,36 @@ async function merge(files: string[], options: { json?: boolean; junit?: string;
   const cwd = process.cwd();
   const maxFailures = parseMaxFailures(options.maxFailures);
   const junitPath = options.junit === undefined ? null : resolveJunitPath(cwd, options.junit, files.map((f) => path.resolve(cwd, f)));
-  const { report, tests } = (await import('./merge-command.js')).mergeFiles(cwd, files, { maxFailures, allowNoTests: options.allowNoTests === true });
+  const { report, tests } = (await load('merge')).mergeFiles(cwd, files, { maxFailures, allowNoTests: options.allowNoTests === true });
   if (junitPath !== null) await writeJunit(junitPath, report, tests);
-  if (process.env['GITHUB_ACTIONS'] === 'true') await (await import('./github.js')).githubActions(process.env, options.json === true)?.finish(report);
+  if (process.env['GITHUB_ACTIONS'] === 'true') await (await load('github')).githubActions(process.env, options.json === true)?.finish(report);
   exit(report.exit_code, (await loadRenderer(options.json === true))(report));
 }
 
 type Renderer = (report: RunReport) => string;
 
 async function loadRenderer(json: boolean): Promise<Renderer> {
-  if (json) return (await import('../render/json.js')).renderJson;
-  const [{ renderHuman }, { chalkFor }] = await Promise.all([import('../render/human.js'), import('../render/colors.js')]);
+  if (json) return (await load('json')).renderJson;
+  const [{ renderHuman }, { chalkFor }] = await Promise.all([load('human'), load('colors')]);
   const chalk = chalkFor(process.env);
   return (report) => renderHuman(report, chalk);
 }
 
 async function show(which: string | undefined, options: { json?: boolean; cwd?: string }): Promise<void> {
-  const { storedReport } = await import('./runs-command.js');
+  const { storedReport } = await load('runs');
   const { text, report } = await storedReport(resolveCwd(options.cwd), which ?? 'last');
   // The stored file is the bytes --json printed; the human view is rendered again from it.
   exit(EXIT.OK, options.json ? text : (await loadRenderer(false))(report));
 }
 
 async function runs(options: { json?: boolean; cwd?: string; limit?: string }): Promise<void> {
-  const { runListings, renderListings } = await import('./runs-command.js');
+  const { runListings, renderListings } = await load('runs');
   const listed = await runListings(resolveCwd(options.cwd), options.limit === undefined ? null : parseCount('--limit', options.limit));
   exit(EXIT.OK, options.json ? `${JSON.stringify({ runs: listed }, null, 2)}\n` : renderListings(listed));
 }
 
 async function detect(options: { json?: boolean; cwd?: string; runner?: string }): Promise<void> {
-  const [{ describeDetection }, { inertJson }] = await Promise.all([import('./detect-command.js'), import('../render/json.js')]);
+  const [{ describeDetection }, { inertJson }] = await Promise.all([load('detect'), load('json')]);
   const { report, lines } = describeDetection(resolveCwd(options.cwd), options.runner ?? null, reportersDir, process.env);
   exit(EXIT.OK, options.json ? `${inertJson(JSON.stringify(report, null, 2))}\n` : `${visible(lines.join('\n'), { lines: true })}\n`);
 }

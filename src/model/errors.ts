@@ -19,8 +19,19 @@ export type HarnessErrorCode =
   /** The runner's version is outside the range run-tests supports. */
   | 'RUNNER_UNSUPPORTED';
 
+/** Marks a HarnessError whichever copy of this module made it: the CLI's bundle and the
+ * bundle of its commands (scripts/build.js) each hold one, and an error the commands
+ * throw is caught by the CLI. */
+const BRAND = Symbol.for('run-tests.HarnessError');
+
 export class HarnessError extends Error {
   override readonly name = 'HarnessError';
+  readonly [BRAND] = true;
+
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === 'object' && value !== null && (value as { [BRAND]?: unknown })[BRAND] === true;
+  }
+
   constructor(
     readonly code: HarnessErrorCode,
     message: string,

@@ -12,11 +12,9 @@ import { rspec } from './rspec/runner.js';
 import { unittest } from './unittest/runner.js';
 import { vitest } from './vitest/runner.js';
 import type { Runner } from './types.js';
+import { RUNNER_IDS, type RunnerId } from './ids.js';
 
-/** In detection order: the first runner whose detect() gives a reason wins. The
- * JavaScript runners choose among themselves (src/ecosystems/node/project.ts: dependency,
- * config file, scripts.test), and only claim a project with such evidence; minitest's
- * Gemfile or Rakefile is the weakest sign, so it comes last. */
+/** Each runner by id; ./ids.ts holds the ids in detection order. */
 const REGISTRY = {
   rails,
   rspec,
@@ -29,14 +27,12 @@ const REGISTRY = {
   unittest,
   pytest,
   minitest,
-} satisfies Record<string, Runner>;
+} satisfies Record<RunnerId, Runner>;
 
-export type RunnerId = keyof typeof REGISTRY;
+export { RUNNER_IDS, type RunnerId };
 
 /** The runners in detection order. */
-export const RUNNERS: readonly Runner[] = Object.values(REGISTRY);
-
-export const RUNNER_IDS = Object.keys(REGISTRY) as readonly RunnerId[];
+export const RUNNERS: readonly Runner[] = RUNNER_IDS.map((id) => REGISTRY[id]);
 
 export const runnerById = (id: string): Runner | undefined => (Object.hasOwn(REGISTRY, id) ? REGISTRY[id as RunnerId] : undefined);
 

@@ -18,7 +18,7 @@ describe('the npm package', () => {
     const { stdout } = await run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work], { cwd: REPO });
     const [{ filename, files }] = JSON.parse(stdout) as [{ filename: string; files: { path: string }[] }];
     const paths = files.map((f) => f.path);
-    for (const required of ['bin/run-tests.js', 'dist/run-tests.cjs', 'reporters/minitest/minitest/run_tests_plugin.rb',
+    for (const required of ['bin/run-tests.js', 'dist/run-tests.cjs', 'dist/commands.cjs', 'dist/mcp.cjs', 'reporters/minitest/minitest/run_tests_plugin.rb',
       'reporters/minitest/run_tests/minitest_boot.rb', 'reporters/rspec/run_tests_formatter.rb',
       'reporters/shared/jsonl-writer.cjs', 'schema/report.schema.json', 'schema/events.schema.json', 'README.md',
       'docs/runners/jest.md', 'docs/architecture.md', 'docs/cli.md', 'docs/ci.md', 'docs/json.md', 'docs/agents.md',
@@ -49,12 +49,13 @@ describe('the npm package', () => {
   });
 
   it('depends on exactly the packages the bundles load from node_modules, and on no other', async () => {
-    const bundles = ['dist/run-tests.cjs', 'dist/mcp.cjs'];
+    const bundles = ['dist/run-tests.cjs', 'dist/commands.cjs', 'dist/mcp.cjs'];
     const bundle = (await Promise.all(bundles.map((file) => fs.readFile(path.join(REPO, file), 'utf8')))).join('\n');
     // A subpath (`tap-parser/x.js`) is its package's.
     const packageOf = (request: string): string => request.split('/').slice(0, request.startsWith('@') ? 2 : 1).join('/');
-    // Not one in a string: ajv's code generator writes `require("ajv/dist/runtime/…")` as text.
-    const loaded = new Set([...bundle.matchAll(/(?<![`'"])\brequire\("([^"]+)"\)/g)].map((m) => m[1] as string).filter((name) => !isBuiltin(name)).map(packageOf));
+    // Not one in a string: ajv's code generator writes `require("ajv/dist/runtime/…")` as text;
+    // nor a bundle loading another (`require("./commands.cjs")`).
+    const loaded = new Set([...bundle.matchAll(/(?<![`'"])\brequire\("([^"]+)"\)/g)].map((m) => m[1] as string).filter((name) => !isBuiltin(name) && !name.startsWith('./')).map(packageOf));
     const { dependencies = {}, devDependencies = {} } = await fs.readJson(path.join(REPO, 'package.json'));
     expect([...loaded].sort()).toEqual(Object.keys(dependencies).sort());
     // What the bundle holds was installed as a devDependency: commander is one of them.

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { findProjectRoot } from '../../detect/roots.js';
 import { usageError } from '../../model/errors.js';
 import type { RunReport } from '../../model/report.js';
-import { RUNNER_IDS } from '../../runners/index.js';
+import { RUNNER_IDS } from '../../runners/ids.js';
 import { ARTIFACTS_DIR } from '../../store/artifacts.js';
 import { RUN_LOG, runDir, runIds } from '../../store/runs.js';
 import { describeDetection } from '../detect-command.js';
@@ -35,7 +35,7 @@ export const SCHEMAS = {
     search: z.string().min(1).max(200).optional().describe('the lines that contain this text (plain text, not a regex)'),
     max_matches: z.number().int().min(1).max(1000).default(50).describe('with search: at most this many matching lines'),
   }),
-  detect: z.strictObject({ cwd, runner: z.enum(RUNNER_IDS as [string, ...string[]]).optional().describe('override detection') }),
+  detect: z.strictObject({ cwd, runner: z.enum(RUNNER_IDS).optional().describe('override detection') }),
 };
 
 export const DESCRIPTIONS: Record<keyof typeof SCHEMAS, string> = {
