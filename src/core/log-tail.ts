@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { lastLines, TAIL_LINES } from '../parsers/fields.js';
 
 /** At most `bytes` of a log, from its end or its start, and the log's whole size; throws
  * when the log cannot be read. */
@@ -25,9 +26,9 @@ function readLog(file: string, bytes: number, from: 'start' | 'end'): string | n
 }
 
 /** The last lines of the log (at most `bytes` of it), for quoting in a warning. */
-export function readLogTail(file: string, lines = 15, bytes = 4096): string {
+export function readLogTail(file: string, lines = TAIL_LINES, bytes = 4096): string {
   const text = readLog(file, bytes, 'end');
-  return text === null ? '(no log)' : text.trimEnd().split('\n').slice(-lines).join('\n');
+  return text === null ? '(no log)' : lastLines(text, lines).text;
 }
 
 /** The start of the log (at most `bytes` of it), where a runner that fails before its

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { HarnessError, usageError } from '../model/errors.js';
+import { lastLines } from '../parsers/fields.js';
 import { runListing } from '../process/listing.js';
 import type { ShardUnit, UnitsRequest } from '../runners/types.js';
 
@@ -33,7 +34,7 @@ export async function listedUnits(root: string, lister: Lister): Promise<ShardUn
     if (answer !== null && 'refused' in answer) throw usageError(`--shard: ${answer.refused}`);
     if (answer === null || !(outcome.code === 0 || (outcome.code !== null && (lister.okCodes ?? []).includes(outcome.code)))) {
       const ended = outcome.code === null ? `signal ${outcome.signal ?? '?'}` : `exit ${outcome.code}`;
-      const said = lastLines(outcome.output);
+      const said = lastLines(outcome.output, 10).text;
       throw new HarnessError('RUNNER_FAILED', `--shard: listing ${lister.what} failed (${ended})${said === '' ? '' : `:\n${said}`}`, { command: lister.argv.join(' ') });
     }
     return shardUnits(root, answer.files);
@@ -48,7 +49,7 @@ export async function listingStdout(argv: readonly string[], cwd: string, env: N
   const outcome = await runListing({ argv, cwd, env });
   if (outcome.code === 0) return outcome.stdout;
   const ended = outcome.code === null ? `signal ${outcome.signal ?? '?'}` : `exit ${outcome.code}`;
-  const said = lastLines(outcome.output);
+  const said = lastLines(outcome.output, 10).text;
   throw new HarnessError('RUNNER_FAILED', `--shard: listing ${what} failed (${ended})${said === '' ? '' : `:\n${said}`}`, { command: argv.join(' ') });
 }
 
@@ -67,8 +68,6 @@ function readAnswer(file: string): Answer | null {
   if (Array.isArray(files) && files.every((f) => typeof f === 'string')) return { files };
   return null;
 }
-
-const lastLines = (output: string): string => output.trimEnd().split('\n').slice(-10).join('\n');
 
 /** Paths (absolute, or relative to root) as units: root-relative, `/`-separated, each
  * once, sorted, with their sizes. A path outside the root (a test file the suite names

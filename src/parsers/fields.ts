@@ -55,6 +55,19 @@ function cutMessage(text: string, max: number, where: string, dropped: number): 
   return `${bytes.subarray(0, keep).toString('utf8')}${moreLines(more)}${where}`;
 }
 
+/** How many lines of a runner's output a warning or message quotes from its end. */
+export const TAIL_LINES = 15;
+
+/** The last `count` lines of a text, trailing blank lines aside, and fewer when they
+ * would pass `maxBytes`, though never none of a text that has some: the end of a
+ * runner's output, which says why it failed. `left` counts the lines before them. */
+export function lastLines(text: string, count = TAIL_LINES, maxBytes = Infinity): { readonly text: string; readonly left: number } {
+  const lines = text.trimEnd().split('\n');
+  let kept = Math.min(count, lines.length);
+  while (kept > 1 && Buffer.byteLength(lines.slice(-kept).join('\n')) > maxBytes) kept -= 1;
+  return { text: lines.slice(-kept).join('\n'), left: lines.length - kept };
+}
+
 /** Project-relative, `/`-separated, without a leading `./`; paths outside root stay absolute. */
 export function relativeFile(file: string, root: string): string {
   const p = file.replace(/\\/g, '/');

@@ -191,10 +191,29 @@ describe.each(TOOLCHAINS)('go test -json, $version', ({ version, path: PATH, pre
     expect(report.summary).toEqual({ run: 3, passed: 2, failures: 0, errors: 1, skips: 0 });
     const packageFailure = ['package failed: example.com/gotestmain', null, null, 'error'];
     expect(failures(report)).toEqual([packageFailure]);
-    expect(report.failed_tests[0]).toMatchObject({
+    // Why go failed the package first, then the last 15 of the 21 lines TestMain printed.
+    const migrations = Array.from({ length: 14 }, (_, i) => `setup: migration ${String(i + 7).padStart(2, '0')} applied`);
+    const entry = {
       id: 'example.com/gotestmain',
-      message: "teardown: leaked a temp dir\ngo failed example.com/gotestmain after its tests passed (its TestMain's exit code, say)",
-    });
+      test_name: 'package failed: example.com/gotestmain',
+      status: 'error',
+      message: [
+        "go failed example.com/gotestmain after its tests passed (its TestMain's exit code, say); the last 15 of its 21 lines of output outside its tests:",
+        ...migrations, 'teardown failed: db still open',
+      ].join('\n'),
+    };
+    expect(report.failed_tests[0]).toMatchObject(entry);
+    // The stream of `go test -json` run by hand, read by `parse`: the same entry, saying why.
+    const stream = spawnSync('go', ['test', '-json', '-count=1', './...'], { cwd: dir, env: { ...process.env, ...goEnv, ...toolchainEnv }, encoding: 'utf8' });
+    expect(stream.status).toBe(1);
+    const file = path.join(dir, 'go-test.jsonl');
+    await fs.writeFile(file, stream.stdout + stream.stderr);
+    const fromFile = await run(['parse', file, '--cwd', dir]);
+    expect([fromFile.exitCode, fromFile.report.status, fromFile.report.source, fromFile.report.summary, fromFile.report.warnings]).toEqual([
+      1, 'failed', 'imported', { run: 3, passed: 2, failures: 0, errors: 1, skips: 0 }, [],
+    ]);
+    expect(fromFile.report.failed_tests).toEqual([{ ...report.failed_tests[0], rerun_argv: null }]);
+    expect(fromFile.report.failed_tests[0]).toMatchObject(entry);
     // The same stream read by `parse` is no pass either, and neither is its JUnit file.
     const junit = path.join(dir, 'parsed.xml');
     const parsed = await run(['parse', path.join(dir, '.run-tests/last-test.log'), '--cwd', dir, '--junit', junit]);

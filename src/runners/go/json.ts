@@ -8,7 +8,7 @@
  * entry (a build failure, a package that failed outside any test); the go adapter
  * turns them back into exact `-run` selections. */
 import type { FailedTest, ParseContext, ParsedReport, RunningTest, TestResult } from '../../model/results.js';
-import { boundMessage, preview } from '../../parsers/fields.js';
+import { boundMessage, lastLines, MESSAGE_LIMIT_BYTES, preview, TAIL_LINES } from '../../parsers/fields.js';
 import { decode, readEvent, type GoEvent } from './event.js';
 import { goTestId } from './id.js';
 import { packageDirOf } from './package.js';
@@ -257,19 +257,29 @@ class GoStream {
     if (pkg.failures === 0 && !this.build.has(pkg.path)) this.add(pkg, this.packageFailure(pkg));
   }
 
+  /** Why go failed the package, then the last lines of its output outside any test,
+   * whose end (TestMain's teardown, a late panic) says why, as a run's warnings quote
+   * the end of its log. */
   private packageFailure(pkg: PackageState): FailedTest {
     const output = pkg.output.filter((o) => !/^(?:PASS\n?$|FAIL\b)/.test(o));
     const at = failureLocation(output, this.packageDir(pkg.path), this.ctx);
     const why = pkg.results === 0
       ? `${pkg.path} failed without reporting a test`
       : `go failed ${pkg.path} after its tests passed (its TestMain's exit code, say)`;
+    const said = messageOf(output);
+    // Half a message's room for the quote, so that bounding the message keeps its end.
+    const tail = lastLines(said, TAIL_LINES, MESSAGE_LIMIT_BYTES / 2);
+    const shown = tail.text.split('\n').length;
+    const quoted = said === '' ? 'it printed nothing outside its tests'
+      : tail.left === 0 ? `its output outside its tests:\n${tail.text}`
+      : `the last ${shown} of its ${shown + tail.left} lines of output outside its tests:\n${tail.text}`;
     return {
       id: pkg.path,
       name: `package failed: ${pkg.path}`,
       ...(at ?? { file: null, line: null }),
       suite: pkg.path,
       status: 'error',
-      message: boundMessage(pkg.results === 0 ? messageOf(output) || why : [messageOf(output), why].filter((m) => m !== '').join('\n')),
+      message: boundMessage(`${why}; ${quoted}`),
     };
   }
 

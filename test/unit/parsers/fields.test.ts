@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { appendAll, boundMessage, int, MESSAGE_LIMIT_BYTES, relativeFile, withFullText } from '../../../src/parsers/fields.js';
+import { appendAll, boundMessage, int, lastLines, MESSAGE_LIMIT_BYTES, relativeFile, withFullText } from '../../../src/parsers/fields.js';
 
 /** 100 lines of 50 bytes each, newline included: `line 001 xxxx…`. */
 const LINES = Array.from({ length: 100 }, (_, i) => `line ${String(i + 1).padStart(3, '0')} ${'x'.repeat(40)}`);
@@ -27,6 +27,20 @@ describe('boundMessage', () => {
       expect(Buffer.byteLength(bounded)).toBeLessThanOrEqual(MESSAGE_LIMIT_BYTES);
       expect(bounded).not.toContain('\uFFFD');
     }
+  });
+});
+
+describe('lastLines', () => {
+  it('keeps the last 15 lines, trailing blank lines aside, and counts those before them', () => {
+    expect(lastLines(`${LINES.join('\n')}\n\n`)).toEqual({ text: LINES.slice(85).join('\n'), left: 85 });
+    expect(lastLines(LINES.slice(0, 3).join('\n'), 5)).toEqual({ text: LINES.slice(0, 3).join('\n'), left: 0 });
+    expect(lastLines('')).toEqual({ text: '', left: 0 });
+  });
+
+  it('keeps fewer lines when they would pass maxBytes, but never none', () => {
+    // 50 bytes a line with its newline: 4 lines are 199 bytes.
+    expect(lastLines(LINES.join('\n'), 15, 200)).toEqual({ text: LINES.slice(96).join('\n'), left: 96 });
+    expect(lastLines(LINES.join('\n'), 15, 10)).toEqual({ text: LINES[99], left: 99 });
   });
 });
 

@@ -143,7 +143,27 @@ describe('go test -json, edge cases', () => {
 
   it('reports a package that failed outside any test (TestMain, init) as one error entry', () => {
     const report = parse(ev('output', undefined, 'setup went wrong\n'), ev('output', undefined, 'FAIL\texample.com/m\t0.01s\n'), ev('fail'));
-    expect(report.tests).toEqual([{ id: 'example.com/m', name: 'package failed: example.com/m', file: null, line: null, status: 'error', message: 'setup went wrong', suite: 'example.com/m' }]);
+    expect(report.tests).toEqual([{
+      id: 'example.com/m', name: 'package failed: example.com/m', file: null, line: null, status: 'error', suite: 'example.com/m',
+      message: 'example.com/m failed without reporting a test; its output outside its tests:\nsetup went wrong',
+    }]);
+  });
+
+  it("says why a package failed after its tests passed first, then quotes its output's last lines, which fit the message", () => {
+    const message = (...output: string[]) => {
+      const report = parse(ev('run', 'TestOk'), ev('pass', 'TestOk'), ev('output', undefined, 'PASS\n'),
+        ...output.map((line) => ev('output', undefined, line)), ev('output', undefined, 'FAIL\texample.com/m\t0.01s\n'), ev('fail'));
+      const entry = report.tests.find((t) => t.id === 'example.com/m');
+      return entry?.status === 'error' ? entry.message : undefined;
+    };
+    const why = "go failed example.com/m after its tests passed (its TestMain's exit code, say)";
+    expect(message()).toBe(`${why}; it printed nothing outside its tests`);
+    expect(message('teardown failed: db still open\n')).toBe(`${why}; its output outside its tests:\nteardown failed: db still open`);
+    const lines = Array.from({ length: 40 }, (_, i) => `log line ${i + 1}\n`);
+    expect(message(...lines)).toBe(`${why}; the last 15 of its 40 lines of output outside its tests:\n${lines.slice(25).join('').trimEnd()}`);
+    // Long lines: fewer are quoted, so that bounding the message never cuts its last line.
+    const long = Array.from({ length: 20 }, (_, i) => `${i + 1} ${'x'.repeat(300)}\n`);
+    expect(message(...long)).toBe(`${why}; the last 3 of its 20 lines of output outside its tests:\n${long.slice(17).join('').trimEnd()}`);
   });
 
   it('reads Go 1.24 build-output and build-fail events, and FailedBuild', () => {
