@@ -2,7 +2,7 @@ import path from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import type { RunReport } from '../model/report.js';
 import type { FailedTestRecord } from '../model/results.js';
-import { summaryLine } from './human.js';
+import { allFailuresIn, summaryLine } from './human.js';
 
 /** What the GitHub Actions job says about where it runs (its environment variables). */
 export interface GithubContext {
@@ -64,12 +64,14 @@ export function renderAnnotations(report: RunReport, ctx: GithubContext, annotat
     title: t.test_name,
   }, t.message));
   if (more > 0) {
-    lines.push(workflowCommand('warning', { title: 'run-tests' }, `${more} more failed tests are not annotated (--max-failures ${failed.length}); ${report.failures_file ?? 'the failures file'} lists them all`));
+    lines.push(workflowCommand('warning', { title: 'run-tests' }, `${more} more failed tests are not annotated (--max-failures ${failed.length}); all are in ${allFailuresIn(report)}`));
   }
   for (const warning of report.warnings) lines.push(workflowCommand('warning', { title: 'run-tests' }, warning));
   if (failed.length === 0 && report.exit_code !== 0) {
-    const why = report.error ? `${report.error.code}: ${report.error.message}` : `the run ended with status ${report.status} (exit code ${report.exit_code})`;
-    lines.push(workflowCommand('error', { title: `run-tests: ${report.status}` }, why));
+    const errors = harnessErrors(report).map(({ project, error }) => `${project === null ? '' : `${project}: `}${error.code}: ${error.message}`);
+    for (const why of errors.length > 0 ? errors : [`the run ended with status ${report.status} (exit code ${report.exit_code})`]) {
+      lines.push(workflowCommand('error', { title: `run-tests: ${report.status}` }, why));
+    }
   }
   return lines.length === 0 ? '' : `${lines.join('\n')}\n`;
 }
@@ -82,8 +84,20 @@ function annotationPath(report: RunReport, file: string, ctx: GithubContext): st
   return relative === null || relative === '' || relative.startsWith('..') || path.isAbsolute(relative) ? absolute : relative.split(path.sep).join('/');
 }
 
-/** Markdown for $GITHUB_STEP_SUMMARY: the status, the counts, a table of failures with
- * links to their lines, and the command that reruns them. */
+/** The harness errors of a report (a runner missing, a merge that does not hold): its
+ * own, or in a run of several projects each project's, with its path from the run's root. */
+function harnessErrors(report: RunReport): { project: string | null; error: NonNullable<RunReport['error']> }[] {
+  const sections = report.projects.length > 0 ? report.projects : [report];
+  return sections.flatMap((s) => (s.error === null ? [] : [{
+    project: s === report ? null : path.relative(report.project_root, s.project_root) || '.',
+    error: s.error,
+  }]));
+}
+
+/** Markdown for $GITHUB_STEP_SUMMARY: the status, the counts, the harness errors, a table
+ * of the failures the report lists (--max-failures bounds it, as it bounds the report)
+ * with links to their lines and a line counting those left out and saying where they
+ * all are, and the command that reruns them. */
 export function renderStepSummary(report: RunReport, ctx: GithubContext): string {
   const failed = report.failed_tests;
   const more = report.truncated?.failed_tests ?? 0;
@@ -97,11 +111,12 @@ export function renderStepSummary(report: RunReport, ctx: GithubContext): string
   // Evidence another tool wrote is never shown as a run.
   if (report.source === 'imported') lines.push('', `Imported from ${cell(report.artifact ?? '(unknown file)')}: not run by run-tests.`);
   if (report.source === 'merged') lines.push('', `Merged from ${(report.parts ?? []).map((p) => `shard ${p.index} (${cell(p.path)}, ${p.status})`).join(', ') || 'no shard report'}.`);
-  if (report.error) lines.push('', `**${cell(report.error.code)}**: ${cell(report.error.message)}`);
+  for (const { project, error } of harnessErrors(report)) lines.push('', `**${cell(error.code)}**${project === null ? '' : ` in ${cell(project)}`}: ${cell(error.message)}`);
   if (failed.length > 0) {
-    lines.push('', '| Test | Where | Message |', '| --- | --- | --- |');
-    for (const t of failed) lines.push(`| ${cell(t.test_name)} | ${where(report, t, ctx)} | ${cell(firstLine(t.message))} |`);
-    if (more > 0) lines.push('', `…and ${more} more failed tests (--max-failures; ${cell(report.failures_file ?? 'the failures file')} lists them all).`);
+    lines.push('', `### Failures (${more > 0 ? `${failed.length} of ${failed.length + more}` : failed.length})`, '');
+    lines.push('| Test | Result | Where | Message |', '| --- | --- | --- | --- |');
+    for (const t of failed) lines.push(`| ${cell(t.test_name)} | ${t.status} | ${where(report, t, ctx)} | ${cell(firstLine(t.message))} |`);
+    if (more > 0) lines.push('', `… ${more} more ${more === 1 ? 'failure' : 'failures'} not listed (--max-failures); all are in ${cell(allFailuresIn(report))}`);
   }
   if (report.next !== null) lines.push('', 'Rerun:', '', ...codeBlock(report.next));
   return `${lines.join('\n')}\n\n`;
@@ -116,9 +131,15 @@ function where(report: RunReport, t: FailedTestRecord, ctx: GithubContext): stri
   return `[${text}](${ctx.serverUrl}/${ctx.repository}/blob/${ctx.sha}/${encoded}${t.line === null ? '' : `#L${t.line}`})`;
 }
 
+/** How much of a message's first line a table cell shows, in characters. */
+const MESSAGE_CHARS = 200;
+
+/** The first line of a message that is not blank, trimmed, at most MESSAGE_CHARS long
+ * (cut by code point, after its terminal escapes are dropped: no half of either is left). */
 const firstLine = (message: string): string => {
-  const line = message.split('\n').find((l) => l.trim() !== '')?.trim() ?? '';
-  return line.length > 200 ? `${line.slice(0, 199)}…` : line;
+  const line = stripVTControlCharacters(message).split(/\r?\n|\r/).find((l) => l.trim() !== '')?.trim() ?? '';
+  const chars = [...line];
+  return chars.length > MESSAGE_CHARS ? `${chars.slice(0, MESSAGE_CHARS - 1).join('')}…` : line;
 };
 
 /** Text from outside in a table cell: one line, with nothing Markdown or HTML would read. */

@@ -29,7 +29,7 @@ export function renderHuman(report: RunReport, c: ChalkInstance): string {
     lines.push('', c.bold(`Failures (${count}):`));
     report.failed_tests.forEach((t, i) => lines.push(...failure(t, i + 1, c)));
   }
-  if (left > 0) lines.push('', c.yellow(`… ${left} more ${left === 1 ? 'failure' : 'failures'} not listed (--max-failures); all are in ${visible(report.failures_file ?? (report.source === 'merged' ? "the shards' reports (their tests)" : 'the log'))}`));
+  if (left > 0) lines.push('', c.yellow(`… ${left} more ${left === 1 ? 'failure' : 'failures'} not listed (--max-failures); all are in ${visible(allFailuresIn(report))}`));
   if (report.warnings.length > 0) {
     lines.push('');
     for (const w of report.warnings) lines.push(c.yellow(`warning: ${visible(w, { lines: true })}`));
@@ -80,6 +80,17 @@ function failure(t: FailedTestRecord, n: number, c: ChalkInstance): string[] {
 
 const runningTest = ({ name, file }: RunningTest): string =>
   (name === null ? visible(file ?? '(unknown file)') : `${visible(name)}${file === null ? '' : ` (${visible(file)})`}`);
+
+/** Where every failure is listed when the report lists only --max-failures of them: the
+ * failures file; a merge's shard reports; an imported report's file; the failures files of
+ * a run's projects that failed; else the log. */
+export function allFailuresIn(report: RunReport): string {
+  if (report.failures_file !== null) return report.failures_file;
+  if (report.source === 'merged') return "the shards' reports (their tests)";
+  if (report.source === 'imported' && report.artifact !== null) return report.artifact;
+  const files = report.projects.flatMap((p) => (p.failed_tests.length === 0 || p.failures_file === null ? [] : [p.failures_file]));
+  return files.length > 0 ? files.join(', ') : 'the log';
+}
 
 /** `N passed, N failed, N errors, N skipped`; unknown counts are shown as `?`, never 0. */
 export function summaryLine(s: Summary): string {

@@ -44,10 +44,12 @@ describe('under GitHub Actions (GITHUB_ACTIONS=true)', () => {
       '',
       '1 passed, 2 failed, 0 errors, 0 skipped in <s> · exit code 1',
       '',
-      '| Test | Where | Message |',
-      '| --- | --- | --- |',
-      `| 100% :: done, really | [test/odd,name%.test.js:14](${link}#L14) | first line |`,
-      `| two lines | [test/odd,name%.test.js:18](${link}#L18) | ::warning::not a command |`,
+      '### Failures (2)',
+      '',
+      '| Test | Result | Where | Message |',
+      '| --- | --- | --- | --- |',
+      `| 100% :: done, really | failed | [test/odd,name%.test.js:14](${link}#L14) | first line |`,
+      `| two lines | failed | [test/odd,name%.test.js:18](${link}#L18) | ::warning::not a command |`,
       '',
       'Rerun:',
       '',
@@ -73,7 +75,55 @@ describe('under GitHub Actions (GITHUB_ACTIONS=true)', () => {
     expect([capped.report.failed_tests.length, capped.report.truncated]).toEqual([1, { failed_tests: 1 }]);
     expect(commands(capped.stderr).slice(0, 2)).toEqual([
       '::error file=test/odd%2Cname%25.test.js,line=14,title=100%25 %3A%3A done%2C really::first line%0Asecond: 50%25, done',
-      `::warning title=run-tests::1 more failed tests are not annotated (--max-failures 1); ${dir}/.run-tests/last-failures.json lists them all`,
+      `::warning title=run-tests::1 more failed tests are not annotated (--max-failures 1); all are in ${dir}/.run-tests/last-failures.json`,
+    ]);
+  });
+
+  it('tables every failure and load error in the step summary, escaped for Markdown, and bounds the table by --max-failures', async () => {
+    const dir = await copyFixture('node-test-summary');
+    const summary = path.join(path.dirname(dir), `${path.basename(dir)}-summary.md`);
+    await fs.writeFile(summary, '');
+    const full = await runCli(['--cwd', dir], { env: jobEnv(dir, summary) });
+    expect([full.exitCode, full.stderr]).toEqual([1, '']);
+    const link = (file: string, line: number) => `[test/${file}:${line}](https://github.example/octo/repo/blob/abc123/${path.basename(dir)}/test/${file}#L${line})`;
+    const ROWS = [
+      `| test/broken.test.js | error | ${link('broken.test.js', 2)} | Error: Cannot find module './missing-module' |`,
+      `| a&#124;b | failed | ${link('table.test.js', 7)} | left &#124; right |`,
+      `| &lt;script&gt;alert(1)&lt;/script&gt; | failed | ${link('table.test.js', 11)} | \\\`code\\\` &amp; &lt;b&gt;bold&lt;/b&gt; |`,
+      `| long | failed | ${link('table.test.js', 17)} | ${'x'.repeat(199)}… |`,
+      `| uses \\\`tick\\\` and \\*stars\\* | failed | ${link('table.test.js', 21)} | plain |`,
+    ];
+    expect(stable(await fs.readFile(summary, 'utf8'))).toBe([
+      '',
+      '## run-tests: failed (node-test)',
+      '',
+      '1 passed, 4 failed, 1 errors, 0 skipped in <s> · exit code 1',
+      '',
+      '### Failures (5)',
+      '',
+      '| Test | Result | Where | Message |',
+      '| --- | --- | --- | --- |',
+      ...ROWS,
+      '',
+      'Rerun:',
+      '',
+      '```sh',
+      `run-tests --cwd ${dir} --failed-only`,
+      '```',
+      '',
+      '',
+    ].join('\n'));
+    await fs.writeFile(summary, '');
+    const capped = await runCli(['--cwd', dir, '--max-failures', '2'], { env: jobEnv(dir, summary) });
+    expect(capped.exitCode).toBe(1);
+    expect((await fs.readFile(summary, 'utf8')).split('\n').slice(5, 13)).toEqual([
+      '### Failures (2 of 5)',
+      '',
+      '| Test | Result | Where | Message |',
+      '| --- | --- | --- | --- |',
+      ...ROWS.slice(0, 2),
+      '',
+      `… 3 more failures not listed (--max-failures); all are in ${dir}/.run-tests/last-failures.json`,
     ]);
   });
 

@@ -109,16 +109,59 @@ describe('run-tests merge', () => {
     const { exitCode, stderr } = await runJson(['merge', 'shard-1.json', 'shard-2.json', 'shard-3.json'], { cwd: dir, env });
     expect(exitCode).toBe(1);
     expect(commands(stderr)).toEqual(['::error file=test/2.test.js,line=7,title=c2::c2 broke']);
-    expect((await fs.readFile(summary, 'utf8')).split('\n').slice(0, 6)).toEqual([
+    expect(await fs.readFile(summary, 'utf8')).toBe([
       '',
       '## run-tests: failed (jest)',
       '',
       '5 passed, 1 failed, 0 errors, 1 skipped in 3.00s · exit code 1',
       '',
       'Merged from shard 1 (shard-1.json, passed), shard 2 (shard-2.json, failed), shard 3 (shard-3.json, passed).',
-    ]);
+      '',
+      '### Failures (1)',
+      '',
+      '| Test | Result | Where | Message |',
+      '| --- | --- | --- | --- |',
+      '| c2 | failed | [test/2.test.js:7](https://github.example/octo/repo/blob/abc/test/2.test.js#L7) | c2 broke |',
+      '',
+      '',
+    ].join('\n'));
     const invalid = await runCli(['merge', 'shard-1.json'], { cwd: dir, env: { ...env, GITHUB_STEP_SUMMARY: undefined } });
     expect(commands(invalid.stdout)).toEqual(['::error title=run-tests%3A error::MERGE_INVALID: the shard reports cannot be merged: missing shard 2 of 3; missing shard 3 of 3']);
+  });
+});
+
+describe('run-tests merge under GitHub Actions, of real shards', () => {
+  it("tables the merged failures in the step summary, bounded by merge's --max-failures, the rest in the shards' reports", async () => {
+    const dir = await copyFixture('node-test-summary');
+    const out = await reportsDir({});
+    for (const index of [1, 2]) {
+      const shard = await runCli(['--cwd', dir, '--shard', `${index}/2`, '--json']);
+      expect(shard.exitCode).toBe(1);
+      await fs.writeFile(path.join(out, `shard-${index}.json`), shard.stdout);
+    }
+    const summary = path.join(out, 'summary.md');
+    await fs.writeFile(summary, '');
+    const env = { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary, GITHUB_WORKSPACE: dir, GITHUB_SERVER_URL: 'https://github.example', GITHUB_REPOSITORY: 'octo/repo', GITHUB_SHA: 'abc' };
+    const merged = await runCli(['merge', 'shard-2.json', 'shard-1.json', '--max-failures', '3'], { cwd: out, env });
+    expect(merged.exitCode).toBe(1);
+    const link = (line: number) => `[test/table.test.js:${line}](https://github.example/octo/repo/blob/abc/test/table.test.js#L${line})`;
+    // Shard 1 ran table.test.js, shard 2 broken.test.js (balanced by file sizes): the load error is past the bound.
+    expect((await fs.readFile(summary, 'utf8')).split('\n').slice(4)).toEqual([
+      '',
+      'Merged from shard 1 (shard-1.json, failed), shard 2 (shard-2.json, failed).',
+      '',
+      '### Failures (3 of 5)',
+      '',
+      '| Test | Result | Where | Message |',
+      '| --- | --- | --- | --- |',
+      `| a&#124;b | failed | ${link(7)} | left &#124; right |`,
+      `| &lt;script&gt;alert(1)&lt;/script&gt; | failed | ${link(11)} | \\\`code\\\` &amp; &lt;b&gt;bold&lt;/b&gt; |`,
+      `| long | failed | ${link(17)} | ${'x'.repeat(199)}… |`,
+      '',
+      "… 2 more failures not listed (--max-failures); all are in the shards' reports (their tests)",
+      '',
+      '',
+    ]);
   });
 });
 

@@ -36,9 +36,9 @@ describe('workflow commands', () => {
       '::error file=pkg/test/a.test.js,line=1,title=t1::m1',
       '::error file=pkg/test/a.test.js,line=2,title=t2::m2',
       '::error file=pkg/test/a.test.js,line=3,title=t3::m3',
-      '::warning title=run-tests::2 more failed tests are not annotated (--max-failures 3); /w/pkg/.run-tests/last-failures.json lists them all',
+      '::warning title=run-tests::2 more failed tests are not annotated (--max-failures 3); all are in /w/pkg/.run-tests/last-failures.json',
     ]);
-    expect(renderStepSummary(cut, ctx)).toContain('\n…and 2 more failed tests (--max-failures; /w/pkg/.run-tests/last-failures.json lists them all).\n');
+    expect(renderStepSummary(cut, ctx)).toContain('\n… 2 more failures not listed (--max-failures); all are in /w/pkg/.run-tests/last-failures.json\n');
   });
 
   it('explain a failed run without failed tests, and give paths outside the workspace whole', () => {
@@ -68,10 +68,12 @@ describe('the step summary', () => {
       '',
       '2 passed, 1 failed, 0 errors, 0 skipped in 1.50s · exit code 1',
       '',
-      '| Test | Where | Message |',
-      '| --- | --- | --- |',
-      '| a &#124; &lt;b&gt; \\*c\\* \\`d\\` | [test/x (1).js:7](https://gh/o/r/blob/f00/pkg/test/x%20%281%29.js#L7) | first |',
-      '| t2 |  | m2 |',
+      '### Failures (2)',
+      '',
+      '| Test | Result | Where | Message |',
+      '| --- | --- | --- | --- |',
+      '| a &#124; &lt;b&gt; \\*c\\* \\`d\\` | failed | [test/x (1).js:7](https://gh/o/r/blob/f00/pkg/test/x%20%281%29.js#L7) | first |',
+      '| t2 | failed |  | m2 |',
       '',
       'Rerun:',
       '',
@@ -85,8 +87,53 @@ describe('the step summary', () => {
 
   it('links nothing without the repository, and counts failures past the bound', () => {
     const text = renderStepSummary(report({ failed_tests: [failure(1), failure(2)], truncated: { failed_tests: 1 }, failures_file: null, next: null }), githubContext({}));
-    expect(text).toContain('| t2 | test/a.test.js:2 | m2 |\n\n…and 1 more failed tests (--max-failures; the failures file lists them all).\n\n');
+    expect(text).toContain('### Failures (2 of 3)\n');
+    expect(text).toContain('| t2 | failed | test/a.test.js:2 | m2 |\n\n… 1 more failure not listed (--max-failures); all are in the log\n\n');
     expect(text).not.toContain('t3');
     expect(text).not.toContain('Rerun');
+  });
+
+  it('escapes what would end a cell, open code or be HTML, and shows a message by its first line, at most 200 characters', () => {
+    const failed = [
+      failure(1, { test_name: 'a|b', message: 'left | right' }),
+      failure(2, { test_name: '<script>alert(1)</script>', status: 'error', message: '\r\n  `code` & <b>bold</b>  \r\nsecond line' }),
+      failure(3, { test_name: 'long', message: `\u001b[31m${'x'.repeat(198)}😀😀😀\u001b[0m` }),
+      failure(4, { test_name: 'fits', message: 'y'.repeat(200) }),
+      failure(5, { test_name: '[link](javascript:x) &amp; `', message: '' }),
+    ];
+    const text = renderStepSummary(report({ failed_tests: failed, truncated: { failed_tests: 7 }, failures_file: '/w/pkg/a|b.json', next: null }), githubContext({}));
+    expect(text.split('\n').slice(5)).toEqual([
+      '### Failures (5 of 12)',
+      '',
+      '| Test | Result | Where | Message |',
+      '| --- | --- | --- | --- |',
+      '| a&#124;b | failed | test/a.test.js:1 | left &#124; right |',
+      '| &lt;script&gt;alert(1)&lt;/script&gt; | error | test/a.test.js:2 | \\`code\\` &amp; &lt;b&gt;bold&lt;/b&gt; |',
+      // Cut by code point: the emoji is whole or absent, never half a surrogate pair.
+      `| long | failed | test/a.test.js:3 | ${'x'.repeat(198)}😀… |`,
+      `| fits | failed | test/a.test.js:4 | ${'y'.repeat(200)} |`,
+      '| \\[link\\](javascript:x) &amp;amp; \\` | failed | test/a.test.js:5 |  |',
+      '',
+      '… 7 more failures not listed (--max-failures); all are in /w/pkg/a&#124;b.json',
+      '',
+      '',
+    ]);
+  });
+
+  it('says where all the failures are as the human output does, and names every harness error', () => {
+    const cut = { failed_tests: [failure(1)], truncated: { failed_tests: 1 } };
+    const more = (r: RunReport) => renderStepSummary(r, githubContext({})).split('\n').find((l) => l.startsWith('… '));
+    expect(more(report({ ...cut, source: 'merged', parts: [] }))).toBe("… 1 more failure not listed (--max-failures); all are in the shards' reports (their tests)");
+    expect(more(report({ ...cut, source: 'imported', artifact: '/w/out.xml' }))).toBe('… 1 more failure not listed (--max-failures); all are in /w/out.xml');
+    const projects = [
+      report({ project_root: '/w/pkg/a', failures_file: '/w/pkg/a/.run-tests/last-failures.json' }),
+      report({ project_root: '/w/pkg/b', failed_tests: [], failures_file: '/w/pkg/b/.run-tests/last-failures.json' }),
+      report({ project_root: '/w/pkg/c', status: 'error', failed_tests: [], error: { code: 'RUNNER_MISSING', message: 'no `jest` | here' } }),
+    ];
+    const several = report({ ...cut, status: 'error', exit_code: 3, projects });
+    expect(more(several)).toBe('… 1 more failure not listed (--max-failures); all are in /w/pkg/a/.run-tests/last-failures.json');
+    expect(renderStepSummary(several, githubContext({}))).toContain('\n\n**RUNNER\\_MISSING** in c: no \\`jest\\` &#124; here\n\n### Failures (1 of 2)\n');
+    const failedToStart = report({ status: 'error', exit_code: 3, failed_tests: [], projects });
+    expect(renderAnnotations(failedToStart, ctx)).toBe('::error title=run-tests%3A error::c: RUNNER_MISSING: no `jest` | here\n');
   });
 });

@@ -67,6 +67,13 @@ describe('renderHuman', () => {
     expect(capped).toContain('\nFailures (1 of 4):\n');
     expect(capped).toContain('\n… 3 more failures not listed (--max-failures); all are in <root>/.run-tests/last-failures.json\n');
     expect(renderHuman(report, plain)).not.toContain('not listed');
+    // Without a failures file: an imported report's file, the failures files of a run's projects that failed, else the log.
+    const cut = { ...report, failed_tests: report.failed_tests.slice(0, 1), truncated: { failed_tests: 1 }, failures_file: null };
+    const where = (r: RunReport) => renderHuman(r, plain).split('\n').find((l) => l.startsWith('… '));
+    expect(where({ ...cut, source: 'imported', artifact: '<root>/junit.xml' })).toBe('… 1 more failure not listed (--max-failures); all are in <root>/junit.xml');
+    const projects = [{ ...report, failures_file: '<root>/a/f.json' }, { ...report, failed_tests: [], failures_file: '<root>/b/f.json' }, { ...report, failures_file: '<root>/c/f.json' }];
+    expect(where({ ...cut, projects })).toBe('… 1 more failure not listed (--max-failures); all are in <root>/a/f.json, <root>/c/f.json');
+    expect(where(cut)).toBe('… 1 more failure not listed (--max-failures); all are in the log');
   });
 
   it('says which shard ran, of how many units, and what balanced the parts', () => {
