@@ -17,6 +17,12 @@ withoutPythonShim();
  * ~45 ms of CPU each, over the suite's thousands of node starts. */
 delete process.env.NODE_EXTRA_CA_CERTS;
 
+/** No fixture uses a pytest plugin installed beside pytest, and importing those a Python
+ * carries can cost more than the tests: pyenv's here (hypothesis, pytest-benchmark) add
+ * ~0.75 s of CPU to each of the suite's hundreds of pytest starts. One test in
+ * test/e2e/pytest.test.ts runs with them, as users do. */
+process.env.PYTEST_DISABLE_PLUGIN_AUTOLOAD = '1';
+
 /** Tests are TypeScript transformed by @swc/jest and run as ESM
  * (NODE_OPTIONS=--experimental-vm-modules, set by the npm scripts). */
 export default {

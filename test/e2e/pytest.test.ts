@@ -69,9 +69,10 @@ const IN_PACKAGE_FAILURES = [
 ];
 
 (PYTESTS.length > 0 ? suite.each(PYTESTS) : describe.skip.each([{ label: 'no pytest', env: DEBIAN, version: '' }]))('pytest with $label', ({ env, version }) => {
-  it('reports exact counts, names, files, lines and statuses', async () => {
+  it('reports exact counts, names, files, lines and statuses, with the plugins installed beside pytest loaded', async () => {
     const dir = await copyFixture('pytest-mixed');
-    const { exitCode, report } = await runJson(['--cwd', dir], { env });
+    // As users run it: the suite turns plugin autoloading off everywhere else (jest.config.js).
+    const { exitCode, report } = await runJson(['--cwd', dir], { env: { ...env, PYTEST_DISABLE_PLUGIN_AUTOLOAD: undefined } });
     expect(exitCode).toBe(1);
     expect(report).toMatchObject({
       status: 'failed', exit_code: 1, framework: 'pytest', command: 'python3 -m pytest', project_root: dir,
