@@ -43,4 +43,6 @@ export default {
     }],
   },
   testTimeout: 120000,
+  // The JSON Schemas' validators, compiled once for every test file (test/support/schemas.ts).
+  globalSetup: '<rootDir>/test/support/compile-schemas.js',
 };

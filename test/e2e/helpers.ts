@@ -4,8 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { RunReport } from '../../src/model/report.js';
-import { Ajv2020 } from 'ajv/dist/2020.js';
 import { XMLParser } from 'fast-xml-parser';
+import { validateEvent, validateReport } from '../support/schemas.js';
 
 export const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const BIN = path.join(REPO, 'bin/run-tests.js');
@@ -62,7 +62,7 @@ export async function runJson(args: readonly string[], options: Parameters<typeo
 }
 
 /** Every report an end-to-end test sees is checked against the shipped JSON Schema. */
-export const validateReport = new Ajv2020({ allErrors: true }).compile(fs.readJsonSync(path.join(REPO, 'schema/report.schema.json')));
+export { validateReport };
 
 /** The failed tests as [name, file, line, status], for exact comparison. */
 export const failures = (report: RunReport): [string, string | null, number | null, string][] =>
@@ -102,8 +102,6 @@ export function runFile(dir: string, name: string, runId?: string | null): strin
 }
 
 export const RUN_ID = /^\d{8}-\d{6}\.\d{3}-[0-9a-f]{8}$/;
-
-const validateEvent = new Ajv2020({ allErrors: true }).compile(fs.readJsonSync(path.join(REPO, 'schema/events.schema.json')));
 
 /** The events an injected reporter wrote, each checked against schema/events.schema.json. */
 export function readEvents(file: string): Record<string, unknown>[] {

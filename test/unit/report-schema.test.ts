@@ -1,14 +1,14 @@
 /** schema/report.schema.json promises that fields are only ever added, nested objects
  * included: a reader validating with the schema of today accepts a report of tomorrow. */
 import { describe, expect, it } from '@jest/globals';
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import { validateReport } from '../support/schemas.js';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { SCHEMA_VERSION, type RunReport } from '../../src/model/report.js';
 
 const read = (name: string): Record<string, unknown> =>
   JSON.parse(fs.readFileSync(fileURLToPath(new URL(`../../schema/${name}`, import.meta.url)), 'utf8')) as Record<string, unknown>;
-const validate = new Ajv2020({ allErrors: true }).compile(read('report.schema.json'));
+const validate = validateReport;
 
 const report: RunReport = {
   schema_version: SCHEMA_VERSION,

@@ -3,15 +3,12 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import { validateReport } from '../../support/schemas.js';
 import { recoverAbandoned } from '../../../src/core/abandoned.js';
 import { RUN_ID_ENV } from '../../../src/process/index.js';
 import { newRunId } from '../../../src/store/runs.js';
 import { processGone, waitFor } from '../../support/wait.js';
 
-const schema = JSON.parse(fs.readFileSync(fileURLToPath(new URL('../../../schema/report.schema.json', import.meta.url)), 'utf8')) as object;
-const validateReport = new Ajv2020({ allErrors: true }).compile(schema);
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));

@@ -2,11 +2,9 @@ import { describe, expect, it } from '@jest/globals';
 import { mergeShards, type MergeInput } from '../../../src/core/merge.js';
 import type { RunReport } from '../../../src/model/report.js';
 import { failureRecord, reportedTest, shardReport } from '../../support/shard-report.js';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import fs from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { validateReport } from '../../support/schemas.js';
 
-const validate = new Ajv2020({ allErrors: true }).compile(JSON.parse(fs.readFileSync(fileURLToPath(new URL('../../../schema/report.schema.json', import.meta.url)), 'utf8')) as object);
+const validate = validateReport;
 
 const test = reportedTest;
 const failure = failureRecord;

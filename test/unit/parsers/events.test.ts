@@ -1,12 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import fs from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { validateEvent } from '../../support/schemas.js';
 import { eventsParser, type TestStart } from '../../../src/parsers/events.js';
 import { parseText } from '../../../src/parsers/stream.js';
 
-const schema = JSON.parse(fs.readFileSync(fileURLToPath(new URL('../../../schema/events.schema.json', import.meta.url)), 'utf8')) as object;
-const validate = new Ajv2020({ allErrors: true }).compile(schema);
+const validate = validateEvent;
 
 const ctx = { root: '/p' };
 const lines = (...events: object[]): string => events.map((e) => `${JSON.stringify(e)}\n`).join('');

@@ -2,7 +2,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from '@jest/globals';
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import { validateEvent } from '../../../support/schemas.js';
 import { createMinitestParser } from '../../../../src/runners/minitest/events.js';
 import { MESSAGE_LIMIT_BYTES } from '../../../../src/parsers/fields.js';
 import { parseText } from '../../../../src/parsers/stream.js';
@@ -25,8 +25,7 @@ describe('minitest events, recorded from real runs (scripts/record/minitest.sh)'
   });
 
   it('holds only events valid by schema/events.schema.json (but the line a killed writer cut)', () => {
-    const schema = JSON.parse(readFileSync(fileURLToPath(new URL('../../../../schema/events.schema.json', import.meta.url)), 'utf8')) as object;
-    const validate = new Ajv2020({ allErrors: true }).compile(schema);
+    const validate = validateEvent;
     for (const file of cases.map((name) => `${name}.jsonl`)) {
       const lines = readFileSync(join(outputs, file), 'utf8').split('\n').filter((line) => line.endsWith('}'));
       expect(lines.length).toBeGreaterThan(0);

@@ -2,14 +2,14 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from '@jest/globals';
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import { validateEvent } from '../../../support/schemas.js';
 import { createPytestParser } from '../../../../src/runners/pytest/events.js';
 import { parseText } from '../../../../src/parsers/stream.js';
 import { expectGolden } from '../../parsers/golden.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const outputs = join(here, '../../../fixtures/outputs/pytest');
-const validate = new Ajv2020({ allErrors: true }).compile(JSON.parse(readFileSync(join(here, '../../../../schema/events.schema.json'), 'utf8')) as object);
+const validate = validateEvent;
 const cases = readdirSync(outputs).filter((f) => f.endsWith('.jsonl')).map((f) => f.replace(/\.jsonl$/, ''));
 const recorded = (name: string) => readFileSync(join(outputs, `${name}.jsonl`), 'utf8');
 const parse = (text: string, root = '/p') => parseText(createPytestParser, text, { root });

@@ -1,5 +1,5 @@
 import { describe, it, expect } from '@jest/globals';
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import { validateEvent } from '../../../support/schemas.js';
 import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createRspecStreamParser } from '../../../../src/runners/rspec/events.js';
@@ -19,8 +19,7 @@ describe('rspec stream events, recorded from real runs (scripts/record/rspec.sh)
   });
 
   it('holds only events valid by schema/events.schema.json (but the line a killed writer cut)', () => {
-    const schema = JSON.parse(readFileSync(fileURLToPath(new URL('../../../../schema/events.schema.json', import.meta.url)), 'utf8')) as object;
-    const validate = new Ajv2020({ allErrors: true }).compile(schema);
+    const validate = validateEvent;
     for (const file of cases) {
       const lines = readFileSync(outputs + file, 'utf8').split('\n').filter((line) => line.endsWith('}'));
       expect(lines.length).toBeGreaterThan(0);

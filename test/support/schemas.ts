@@ -1,0 +1,17 @@
+/** The shipped JSON Schemas' validators, compiled once per jest run by
+ * test/support/compile-schemas.js (jest's globalSetup). */
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+
+export interface Validator {
+  (data: unknown): boolean;
+  errors?: unknown[] | null;
+}
+
+const file = fileURLToPath(new URL('../../node_modules/.cache/run-tests-tests/schema-validators.cjs', import.meta.url));
+const compiled = createRequire(import.meta.url)(file) as { report: Validator; event: Validator };
+
+/** schema/report.schema.json */
+export const validateReport: Validator = compiled.report;
+/** schema/events.schema.json: one event. */
+export const validateEvent: Validator = compiled.event;
