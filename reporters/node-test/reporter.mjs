@@ -7,8 +7,10 @@
 // only when it failed on its own (a hook, an error in its body, a timeout), and then
 // the children it cancelled are left out. So the results of a top-level test are
 // written when it ends, once its ancestors' kinds (suite or test) make their ids.
-// Tests that --test-name-pattern (or --test-only) filtered out are reported by node as
-// skipped with a fixed reason: they are left out. A failure of a whole file (it failed
+// Tests that --test-only or --test-name-pattern filtered out are reported by node 20 as
+// skipped with a fixed reason, and node counts them: so do we, with that reason. Only
+// the tests outside run-tests' own selection (--name, a rerun: the module's URL then
+// says `?selection`) are left out. A failure of a whole file (it failed
 // to load, or its process exited early), of a describe block or of a parent test is
 // file-level: id = file.
 import path from 'node:path';
@@ -16,8 +18,10 @@ import errors from '../shared/errors.cjs';
 
 const { failure, failureMessage, text } = errors;
 
-/** node 20's reasons for tests it did not select; they are not skips. */
-const FILTERED_SKIPS = ['test name does not match pattern', "'only' option not set"];
+/** node 20's reason for a test --test-name-pattern did not select. */
+const NAME_FILTERED = 'test name does not match pattern';
+/** The pattern is run-tests' selection: a test it did not select is not in the run. */
+const SELECTING = new URL(import.meta.url).searchParams.has('selection');
 const STDERR_LINES = 40;
 const cwd = process.cwd();
 
@@ -127,7 +131,7 @@ function nodeError(error) {
 
 function ownResult(run, data, frame, chain, error) {
   const { skip, todo } = data;
-  if (typeof skip === 'string' && FILTERED_SKIPS.includes(skip)) return null;
+  if (SELECTING && skip === NAME_FILTERED) return null;
   const file = data.file ?? null;
   if (isFileLevel(data)) return fileResult(run, data, chain, error);
   const base = {

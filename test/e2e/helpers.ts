@@ -48,9 +48,11 @@ export function runCli(args: readonly string[], options: { env?: NodeJS.ProcessE
   });
 }
 
-/** Runs the CLI with --json and parses the report; fails loudly if stdout holds anything else. */
+/** Runs the CLI with --json (before a `--`, whose words are the runner's) and parses the
+ * report; fails loudly if stdout holds anything else. */
 export async function runJson(args: readonly string[], options: Parameters<typeof runCli>[1] = {}): Promise<{ exitCode: number | null; report: RunReport; stderr: string }> {
-  const result = await runCli([...args, '--json'], options);
+  const end = args.includes('--') ? args.indexOf('--') : args.length;
+  const result = await runCli([...args.slice(0, end), '--json', ...args.slice(end)], options);
   let report: RunReport;
   try {
     report = JSON.parse(result.stdout) as RunReport;
@@ -80,6 +82,15 @@ export async function junitTests(file: string): Promise<[string, string, string]
       const [x, y] = [a.join('\0'), b.join('\0')];
       return x < y ? -1 : x > y ? 1 : 0;
     });
+}
+
+/** The skipped tests of a run's `--junit` file as [file, name, reason], in file order:
+ * what a skip keeps of its test. */
+export async function junitSkips(file: string): Promise<[string, string, string][]> {
+  const doc = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', isArray: (name) => ['testsuite', 'testcase'].includes(name), htmlEntities: true })
+    .parse(await fs.readFile(file, 'utf8')) as { testsuites: { testsuite?: { testcase?: { file: string; name: string; skipped?: { message?: string } | '' }[] }[] } };
+  return (doc.testsuites.testsuite ?? []).flatMap((s) => s.testcase ?? []).filter((c) => c.skipped !== undefined)
+    .map((c): [string, string, string] => [c.file, c.name, typeof c.skipped === 'object' ? c.skipped.message ?? '' : '']);
 }
 
 const onPath = (tool: string): boolean => spawnSync('sh', ['-c', 'command -v "$1"', 'sh', tool]).status === 0;

@@ -1,9 +1,26 @@
 import { describe, expect, it } from '@jest/globals';
 import fs from 'fs-extra';
+import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { copyFixture, failures, hasTools, processGone, readEvents, runFile, runJson, waitFor } from './helpers.js';
+import { copyFixture, failures, hasTools, junitSkips, processGone, readEvents, runFile, runJson, waitFor } from './helpers.js';
 
 const suite = hasTools('node') ? describe : describe.skip;
+
+/** node 20 and 21 report the tests --test-only and --test-name-pattern filter out, as
+ * skipped; node 22 reports them not at all, nor counts them (nodejs/node#52221). */
+const REPORTS_FILTERED = Number(process.versions.node.split('.')[0]) < 22;
+
+/** What `node --test <args>` itself counts, in run-tests' terms: its skipped and todo
+ * tests are skips, its cancelled ones errors. */
+function nodeSummary(dir: string, args: readonly string[]): { run: number; passed: number; failures: number; skips: number } {
+  const { stdout } = spawnSync(process.execPath, ['--test', '--test-reporter=tap', ...args], { cwd: dir, encoding: 'utf8' });
+  const count = (what: string): number => Number(new RegExp(`^# ${what} (\\d+)$`, 'm').exec(stdout)?.[1] ?? NaN);
+  return { run: count('tests'), passed: count('pass'), failures: count('fail') + count('cancelled'), skips: count('skipped') + count('todo') };
+}
+
+/** The summary without errors, to compare with nodeSummary (node counts its fails and cancels together). */
+const counted = ({ run, passed, failures: failed, errors, skips }: { run: number | null; passed: number | null; failures: number | null; errors: number | null; skips: number | null }) =>
+  ({ run, passed, failures: (failed ?? 0) + (errors ?? 0), skips });
 
 suite('node --test', () => {
   it("runs what scripts.test runs, before a devDependency on jest, with the script's glob expanded for node 20", async () => {
@@ -62,6 +79,61 @@ suite('node --test', () => {
     expect([plain.exitCode, plain.report.status, plain.report.summary]).toEqual([0, 'passed', { run: 1, passed: 1, failures: 0, errors: 0, skips: 0 }]);
     const none = await runJson(['--cwd', dir, '--name', 'no such test']);
     expect([none.exitCode, none.report.status, none.report.summary.run]).toEqual([4, 'no_tests', 0]);
+  });
+
+  it("counts the tests --test-only skips, as node does, each with node's reason", async () => {
+    const dir = await copyFixture('node-test-only');
+    const junit = path.join(dir, 'junit.xml');
+    const { exitCode, report } = await runJson(['--cwd', dir, '--junit', junit, '--', '--test-only']);
+    expect([exitCode, report.status, report.command, report.warnings]).toEqual([0, 'passed', 'node --test --test-only', []]);
+    expect(report.summary).toEqual(REPORTS_FILTERED ? { run: 3, passed: 1, failures: 0, errors: 0, skips: 2 } : { run: 1, passed: 1, failures: 0, errors: 0, skips: 0 });
+    expect(counted(report.summary)).toEqual(nodeSummary(dir, ['--test-only']));
+    expect(await junitSkips(junit)).toEqual(REPORTS_FILTERED ? [
+      ['test/cart.test.js', 'adds an item', "'only' option not set"],
+      ['test/cart.test.js', 'empties the cart', "'only' option not set"],
+    ] : []);
+  });
+
+  it("counts { skip }, t.skip() and { todo } tests as skips, with node's reasons, as many as node counts", async () => {
+    const dir = await copyFixture('node-test-skips');
+    const junit = path.join(dir, 'junit.xml');
+    const { exitCode, report } = await runJson(['--cwd', dir, '--junit', junit]);
+    expect([exitCode, report.status, report.failed_tests]).toEqual([0, 'passed', []]);
+    // node: tests 9, pass 2, skipped 4, todo 3 (a failing todo test is a todo, not a failure).
+    expect(report.summary).toEqual({ run: 9, passed: 2, failures: 0, errors: 0, skips: 7 });
+    expect(counted(report.summary)).toEqual(nodeSummary(dir, []));
+    expect(await junitSkips(junit)).toEqual([
+      ['test/skips.test.js', 'checkout refunds', 'no payment sandbox'],
+      ['test/skips.test.js', 'checkout ships', 'skipped'],
+      ['test/skips.test.js', 'checkout retries', 'flaky upstream'],
+      ['test/skips.test.js', 'checkout invoices', 'todo: needs the PDF writer'],
+      ['test/skips.test.js', 'checkout splits', 'todo (failed: not split yet)'],
+      ['test/skips.test.js', 'coupons > stacks coupons', 'todo'],
+      ['test/skips.test.js', 'coupons > expires a coupon', 'skipped'],
+    ]);
+  });
+
+  it("counts the tests the user's or the script's --test-name-pattern leaves out, as node does; --name's are not in the run", async () => {
+    const dir = await copyFixture('node-test-skips');
+    const junit = path.join(dir, 'junit.xml');
+    const filtered = (name: string): [string, string, string] => ['test/skips.test.js', name, 'test name does not match pattern'];
+    const ownSkips: [string, string, string][] = [['test/skips.test.js', 'coupons > stacks coupons', 'todo'], ['test/skips.test.js', 'coupons > expires a coupon', 'skipped']];
+    const expected = REPORTS_FILTERED
+      ? { summary: { run: 9, passed: 1, failures: 0, errors: 0, skips: 8 }, skips: [...['pays', 'refunds', 'ships', 'retries', 'invoices', 'splits'].map((n) => filtered(`checkout ${n}`)), ...ownSkips] }
+      : { summary: { run: 3, passed: 1, failures: 0, errors: 0, skips: 2 }, skips: ownSkips };
+    const passed = await runJson(['--cwd', dir, '--junit', junit, '--', '--test-name-pattern=coupon']);
+    expect([passed.exitCode, passed.report.command, passed.report.summary]).toEqual([0, 'node --test --test-name-pattern=coupon', expected.summary]);
+    expect(counted(passed.report.summary)).toEqual(nodeSummary(dir, ['--test-name-pattern=coupon']));
+    expect(await junitSkips(junit)).toEqual(expected.skips);
+    // The project's own pattern is node's filter too.
+    await fs.writeJson(path.join(dir, 'package.json'), { name: 'node-test-skips', private: true, scripts: { test: 'node --test --test-name-pattern=coupon' } });
+    const script = await runJson(['--cwd', dir, '--junit', junit]);
+    expect([script.exitCode, script.report.summary]).toEqual([0, expected.summary]);
+    expect(await junitSkips(junit)).toEqual(expected.skips);
+    // run-tests' own selection, the same pattern: what it leaves out is no skip, on any node.
+    const named = await runJson(['--cwd', dir, '--junit', junit, '--name', 'coupon']);
+    expect([named.exitCode, named.report.command, named.report.summary]).toEqual([0, 'node --test --test-name-pattern=coupon', { run: 3, passed: 1, failures: 0, errors: 0, skips: 2 }]);
+    expect(await junitSkips(junit)).toEqual(ownSkips);
   });
 
   it('finds tests without scripts.test, and reports a load error and a process.exit as file-level errors', async () => {

@@ -67,9 +67,12 @@ export const nodeTest: Runner = {
     const { flags, reporters, patterns } = splitNodeArgs(own ? script.nodeArgs : []);
     const scriptFiles = own ? scriptOperands(request.facts, script.args) : [];
     const logReporters = reporters.length > 0 ? reporters : [['--test-reporter=spec', '--test-reporter-destination=stdout']];
+    // Told when the name pattern is run-tests' own: the tests it leaves out are not in the
+    // run; those the project's or the user's pattern leaves out are node's skips.
+    const ours = (selection: Selection): string => `--test-reporter=${reporter}${selection.pattern === null ? '' : '?selection'}`;
     const command = (selection: Selection): string[] => [
       process.execPath, ...flags, '--test',
-      ...logReporters.flat(), `--test-reporter=${reporter}`, `--test-reporter-destination=${report}`,
+      ...logReporters.flat(), ours(selection), `--test-reporter-destination=${report}`,
       ...(selection.pattern === null ? (selecting ? [] : patterns) : [`--test-name-pattern=${selection.pattern}`]),
       ...(request.runnerArgs ?? []),
       ...(selection.files.length > 0 ? selection.files.map(fileOperand) : scriptFiles),
@@ -86,7 +89,7 @@ export const nodeTest: Runner = {
     const globs = own ? script.args.filter((arg) => !scriptFiles.includes(arg)) : [];
     if (globs.length > 0 && first?.files.length === 0) notes.push(`node ${process.versions.node} does not expand globs: run-tests gave it the files of ${globs.join(', ')}, as npm's shell would`);
     // Shown without the reporters run-tests adds: node's default one is what a person sees.
-    const injected = new Set([`--test-reporter=${reporter}`, `--test-reporter-destination=${report}`, ...(reporters.length > 0 ? [] : logReporters.flat())]);
+    const injected = new Set([ours({ files: [], pattern: null }), ours({ files: [], pattern: '' }), `--test-reporter-destination=${report}`, ...(reporters.length > 0 ? [] : logReporters.flat())]);
     return {
       argv: command(first ?? { files: [], pattern: null }),
       ...(then.length > 0 ? { thenArgv: then.map(command) } : {}),

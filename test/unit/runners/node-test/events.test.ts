@@ -23,8 +23,8 @@ const thrown = (cause: Record<string, unknown>, failureType = 'testCodeFailure')
 const cancelled = { ...thrown({ message: 'test did not finish before its parent and was cancelled' }), failureType: 'cancelledByParent', cause: 'test did not finish before its parent and was cancelled' };
 
 /** What reporters/node-test/reporter.mjs writes for node's events, cut to its first `keep` lines. */
-async function events(nodeEvents: readonly NodeEvent[], keep?: number): Promise<string> {
-  const { default: reporter } = (await import(REPORTER)) as { default: (source: AsyncIterable<unknown>) => AsyncIterable<string> };
+async function events(nodeEvents: readonly NodeEvent[], keep?: number, url = REPORTER): Promise<string> {
+  const { default: reporter } = (await import(url)) as { default: (source: AsyncIterable<unknown>) => AsyncIterable<string> };
   async function* source() {
     for (const [type, data] of nodeEvents) yield { type, data };
   }
@@ -46,16 +46,26 @@ describe('parseNodeTestJsonl on recorded real outputs', () => {
 });
 
 describe('node:test events as the reporter writes them', () => {
-  it('drops tests --test-name-pattern and --test-only filtered out, but keeps real skips and todos', async () => {
-    const report = await run(
-      start('a', 0), pass('a', 0, { skip: 'test name does not match pattern' }),
-      start('b', 0), pass('b', 0, { skip: "'only' option not set" }),
-      start('c', 0), pass('c', 0, { skip: true }),
-      start('d', 0), pass('d', 0, { skip: 'flaky on CI' }),
-      start('e', 0), fail('e', 0, thrown({ name: 'Error', message: 'not yet', stack: null }), 'test', { todo: 'later' }),
-    );
-    expect(report.tests.map((t) => [t.name, t.status, 'message' in t ? t.message : null])).toEqual([
+  const FILTERED: NodeEvent[] = [
+    start('a', 0), pass('a', 0, { skip: 'test name does not match pattern' }),
+    start('b', 0), pass('b', 0, { skip: "'only' option not set" }),
+    start('c', 0), pass('c', 0, { skip: true }),
+    start('d', 0), pass('d', 0, { skip: 'flaky on CI' }),
+    start('e', 0), fail('e', 0, thrown({ name: 'Error', message: 'not yet', stack: null }), 'test', { todo: 'later' }),
+  ];
+  const named = (report: Awaited<ReturnType<typeof run>>) => report.tests.map((t) => [t.name, t.status, 'message' in t ? t.message : null]);
+
+  it('keeps the tests node skipped, those --test-name-pattern and --test-only filtered out included, with its reasons', async () => {
+    expect(named(await run(...FILTERED))).toEqual([
+      ['a', 'skipped', 'test name does not match pattern'], ['b', 'skipped', "'only' option not set"],
       ['c', 'skipped', 'skipped'], ['d', 'skipped', 'flaky on CI'], ['e', 'skipped', 'todo: later (failed: Error: not yet)'],
+    ]);
+  });
+
+  it("drops the tests run-tests' own name pattern left out (the reporter's URL says ?selection): they are not in the run", async () => {
+    const report = parseNodeTestJsonl(await events(FILTERED, undefined, `${REPORTER}?selection`), root);
+    expect(named(report)).toEqual([
+      ['b', 'skipped', "'only' option not set"], ['c', 'skipped', 'skipped'], ['d', 'skipped', 'flaky on CI'], ['e', 'skipped', 'todo: later (failed: Error: not yet)'],
     ]);
   });
 
