@@ -1,4 +1,5 @@
 import { floodMemory } from './flood-memory.js';
+import { goBench } from './go.js';
 import { jobsBench } from './jobs.js';
 import { linearityBench } from './linearity.js';
 import { mergeBench } from './merge.js';
@@ -12,4 +13,4 @@ import { startup } from './startup.js';
 import { treeBinding } from './tree-binding.js';
 
 /** Every benchmark, in the order `npm run bench` runs them. */
-export const benchmarks = [startup, minitestOverhead, runnerOverhead, parsers, linearityBench, floodMemory, processLimits, treeBinding, runRecord, jobsBench, mergeBench, shardBalance];
+export const benchmarks = [startup, minitestOverhead, goBench, runnerOverhead, parsers, linearityBench, floodMemory, processLimits, treeBinding, runRecord, jobsBench, mergeBench, shardBalance];

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { tempDir } from './fixtures.js';
 
@@ -40,3 +40,21 @@ process.stdout.write('tests=' + report.tests.length + ' failed=' + failed + ' co
   });
   return outfile;
 }
+
+/** src/<module>.ts bundled with esbuild as an ES module of its own, for a benchmark that
+ * imports the parser into its own process (`freshImport`). */
+export async function parserModule(module) {
+  const outfile = path.join(tempDir(`parser-module-${module.replaceAll('/', '-')}`), 'parser.mjs');
+  await build({
+    entryPoints: [path.join(repoRoot, 'src', `${module}.ts`)], outfile, bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'error',
+    banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
+  });
+  return outfile;
+}
+
+let imports = 0;
+
+/** A new instance of an ES module file: its code is compiled and run anew, so V8 has
+ * neither type feedback nor optimised code for it, as in a run-tests process that has
+ * just started. */
+export const freshImport = (file) => import(`${pathToFileURL(file).href}?instance=${(imports += 1)}`);

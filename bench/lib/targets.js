@@ -8,6 +8,16 @@ export const LONG_SUITE = { maxRatio: 1.05 };
 /** A trivial suite (a few or many trivial tests, under 2 seconds by hand): at most 100 ms added. */
 export const TRIVIAL_SUITE = { maxAddedMs: 100 };
 
+/** go (issue 29), against `go test -json` alone: run-tests' ratio at most gotestsum's
+ * (`gotestsum --format testname`, in the same rounds) plus this, on every suite... */
+export const GO_ABOVE_GOTESTSUM = 0.05;
+
+/** ...and at most 1.10x on the suite of 10,000 tests. */
+export const GO_LARGE_SUITE = { maxRatio: 1.1 };
+
+/** Reading the events of a real go run of 10,000 tests (about 5 MB): at most 60 ms of CPU. */
+export const GO_READ_CPU = { maxMs: 60 };
+
 /** --jobs (issue 23): 4 subprojects of about 1 s each, all at once on a 2-CPU machine,
  * take at most 0.6x the time of running them one after another. */
 export const JOBS = { maxRatio: 0.6 };

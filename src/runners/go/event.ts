@@ -24,6 +24,24 @@ export interface GoEvent {
  * other line goes through JSON.parse. */
 const GO_EVENT = /^\{"Time":"[^"\\\u0000-\u001f]*","Action":"([a-z-]+)","Package":"([^"\\\u0000-\u001f]*)"(?:,"Test":"([^"\\\u0000-\u001f]*)")?(?:,"Elapsed":(-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?))?(?:,"Output":("(?:[^"\\\u0000-\u001f]|\\(?:["\\\/bfnrt]|u[0-9a-fA-F]{4}))*"))?\}$/;
 
+/** A test's output event in go's own encoding, the commonest line of all: the fields
+ * GO_EVENT reads, with Action "output" and a Test fixed, so that the line is read in one
+ * pass and only its Output literal is kept (see GoStream.line). */
+const TEST_OUTPUT = /^\{"Time":"[^"\\\u0000-\u001f]*","Action":"output","Package":"([^"\\\u0000-\u001f]*)","Test":"([^"\\\u0000-\u001f]*)","Output":("(?:[^"\\\u0000-\u001f]|\\(?:["\\\/bfnrt]|u[0-9a-fA-F]{4}))*")\}$/;
+
+export interface TestOutput {
+  readonly package: string;
+  readonly test: string;
+  /** The Output literal, still encoded. */
+  readonly output: string;
+}
+
+/** The line as a test's output event, or null when it is any other line. */
+export function readTestOutput(line: string): TestOutput | null {
+  const m = TEST_OUTPUT.exec(line);
+  return m === null ? null : { package: m[1] as string, test: m[2] as string, output: m[3] as string };
+}
+
 /** The text of an Output literal. */
 export const decode = (literal: string): string => JSON.parse(literal) as string;
 

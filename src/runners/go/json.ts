@@ -9,7 +9,7 @@
  * turns them back into exact `-run` selections. */
 import type { FailedTest, ParseContext, ParsedReport, RunningTest, TestResult } from '../../model/results.js';
 import { boundMessage, lastLines, MESSAGE_LIMIT_BYTES, preview, TAIL_LINES } from '../../parsers/fields.js';
-import { decode, readEvent, type GoEvent } from './event.js';
+import { decode, readEvent, readTestOutput, type GoEvent, type TestOutput } from './event.js';
 import { goTestId } from './id.js';
 import { packageDirOf } from './package.js';
 import { BuildFailures, failureLocation, messageOf, packageOfBuild, panicked, panicStack, timedOutAfter } from './text.js';
@@ -20,6 +20,8 @@ import { lineParser, parseText, type ParserFactory } from '../../parsers/stream.
 type Base = Pick<FailedTest, 'id' | 'name' | 'file' | 'line' | 'durationMs' | 'suite'>;
 
 
+/** A test that runs, or that failed (a test that passed or was skipped is forgotten: its
+ * result is all that is left of it). */
 interface TestState {
   readonly name: string;
   /** Its output events, each as its JSON string literal, in order, while it runs. */
@@ -41,8 +43,8 @@ interface PackageState {
   failures: number;
   /** go replayed the package's result from its test cache (`ok pkg (cached)`). */
   cached: boolean;
-  /** The package's final event's Elapsed: its test binary's run, to the ms. */
-  elapsedMs?: number;
+  /** The package's final event's Elapsed: its test binary's run, to the ms (null until then). */
+  elapsedMs: number | null;
 }
 
 const IGNORED_ACTIONS = new Set(['start', 'bench']);
@@ -93,6 +95,9 @@ class GoStream {
       if (line.trim() !== '' && !line.startsWith('run-tests: ') && !this.build.text(line)) this.stray.push(line);
       return;
     }
+    // A running test's output is kept as it came, for when the test fails.
+    const output = readTestOutput(line);
+    if (output !== null && this.appendOutput(output)) return;
     const event = readEvent(line);
     if (event === undefined) {
       if (!this.build.text(line)) this.stray.push(line);
@@ -113,7 +118,7 @@ class GoStream {
     // Complete: go reported on something, every package it started ended, nothing cut off.
     const reported = this.packages.size > 0 || buildFailures.length > 0;
     const complete = reported && !this.cutOff && unfinished.length === 0;
-    const packages = [...this.packages.values()].map((p) => ({ name: p.path, cached: p.cached, ...(p.elapsedMs === undefined ? {} : { elapsed_ms: p.elapsedMs }) }));
+    const packages = [...this.packages.values()].map((p) => ({ name: p.path, cached: p.cached, ...(p.elapsedMs === null ? {} : { elapsed_ms: p.elapsedMs }) }));
     const cached = packages.filter((p) => p.cached).length;
     const notes = cached === 0 ? [] : [`${cached} of ${packages.length} packages replayed from go's test cache (--no-cache runs them afresh)`];
     return { tests: [...this.results.values()], complete, warnings: this.warnings, packages, notes, ...(complete || this.packages.size === 0 ? {} : { running: this.running() }) };
@@ -169,9 +174,17 @@ class GoStream {
     }
   }
 
+  /** False when the output is not a running test's (the event then goes the long way). */
+  private appendOutput({ package: path, test: name, output }: TestOutput): boolean {
+    const test = this.packages.get(path)?.tests.get(name);
+    if (test === undefined) return false;
+    test.output.push(output);
+    return true;
+  }
+
   private package(path: string): PackageState {
     let pkg = this.packages.get(path);
-    if (!pkg) this.packages.set(path, (pkg = { path, tests: new Map(), output: [], nested: new NestedRuns(), done: false, results: 0, failures: 0, cached: false }));
+    if (!pkg) this.packages.set(path, (pkg = { path, tests: new Map(), output: [], nested: new NestedRuns(), done: false, results: 0, failures: 0, cached: false, elapsedMs: null }));
     return pkg;
   }
 
@@ -195,7 +208,7 @@ class GoStream {
     if (test.hasChildren && (action !== 'fail' || test.hasFailedChild)) {
       // A panic fails its test, so a parent that passed or was skipped did not panic,
       // whatever its output says: it is not read.
-      if (action !== 'fail') return void (test.output.length = 0);
+      if (action !== 'fail') return void pkg.tests.delete(test.name);
       return this.settle(test, test.output.map(decode));
     }
     const id = goTestId(pkg.path, test.name);
@@ -204,15 +217,15 @@ class GoStream {
       this.add(pkg, elapsed === null
         ? { id, name: test.name, file: null, line: null, suite: pkg.path, status: 'passed' }
         : { id, name: test.name, file: null, line: null, durationMs: Math.round(elapsed * 1000), suite: pkg.path, status: 'passed' });
-      // Its output has served: memory stays with the tests still running.
-      test.output.length = 0;
+      // It has served: memory stays with the tests still running and those that failed.
+      pkg.tests.delete(test.name);
       return;
     }
     const base: Base = { id, name: test.name, file: null, line: null, suite: pkg.path, ...(elapsed === null ? {} : { durationMs: Math.round(elapsed * 1000) }) };
     const output = test.output.map(decode);
     if (action === 'skip') {
       this.add(pkg, skipped(this.packageDir(pkg.path), output, base));
-      test.output.length = 0;
+      pkg.tests.delete(test.name);
     } else {
       this.add(pkg, this.failed(pkg, output, base));
       this.settle(test, output);
@@ -304,7 +317,9 @@ class GoStream {
   /** Tests that ran inside `outer` (see NestedRuns): go's verdict on them is outer's own. */
   private dropNested(pkg: PackageState, outer: string, names: readonly string[]): void {
     if (names.length === 0) return;
-    const ids = [...pkg.tests.keys()].filter((n) => names.some((name) => n === name || n.startsWith(`${name}/`))).map((n) => goTestId(pkg.path, n));
+    // By their results: a test that passed is no longer in pkg.tests.
+    const tops = names.map((name) => goTestId(pkg.path, name));
+    const ids = [...this.results.keys()].filter((id) => tops.some((top) => id === top || id.startsWith(`${top}/`)));
     const failed = ids.map((id) => this.remove(pkg, id)).filter(isFailing).length;
     this.warnings.push(`${pkg.path}: ${outer} ran ${names.join(', ')} in a nested run (testing.RunTests, testing.MainStart): not counted, ${outer}'s own result is go's verdict on them (${failed} of their results failed)`);
   }
