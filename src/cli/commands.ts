@@ -15,5 +15,4 @@ export const modules = {
   human: () => import('../render/human.js'),
   colors: () => import('../render/colors.js'),
   runs: () => import('./runs-command.js'),
-  detect: () => import('./detect-command.js'),
 };

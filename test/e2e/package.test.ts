@@ -18,7 +18,7 @@ describe('the npm package', () => {
     const { stdout } = await run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work], { cwd: REPO });
     const [{ filename, files }] = JSON.parse(stdout) as [{ filename: string; files: { path: string }[] }];
     const paths = files.map((f) => f.path);
-    for (const required of ['bin/run-tests.js', 'dist/run-tests.cjs', 'dist/commands.cjs', 'dist/mcp.cjs', 'reporters/minitest/minitest/run_tests_plugin.rb',
+    for (const required of ['bin/run-tests.js', 'dist/run-tests.cjs', 'dist/commands.cjs', 'dist/detect.cjs', 'dist/mcp.cjs', 'dist/xml.cjs', 'reporters/minitest/minitest/run_tests_plugin.rb',
       'reporters/minitest/run_tests/minitest_boot.rb', 'reporters/rspec/run_tests_formatter.rb',
       'reporters/shared/jsonl-writer.cjs', 'schema/report.schema.json', 'schema/events.schema.json', 'README.md',
       'docs/runners/jest.md', 'docs/architecture.md', 'docs/cli.md', 'docs/ci.md', 'docs/json.md', 'docs/agents.md',
@@ -38,6 +38,15 @@ describe('the npm package', () => {
       .then(() => null, (error: { code: number; stdout: string }) => error);
     expect(failed?.code).toBe(1);
     expect(JSON.parse(failed?.stdout ?? '').summary).toMatchObject({ run: 2, passed: 1, failures: 1 });
+    // The bundles that load others: the XML parser's for a JUnit report, detection's for detect.
+    await fs.writeFile(path.join(work, 'run.xml'), '<testsuite name="s" tests="2"><testcase name="adds"/><testcase name="subtracts"><failure message="2 != 3"/></testcase></testsuite>\n');
+    const junit = await run(path.join(prefix, 'bin/run-tests'), ['parse', '--format', 'junit', '--json', 'run.xml'], { cwd: work })
+      .then(() => null, (error: { code: number; stdout: string }) => error);
+    expect(junit?.code).toBe(1);
+    expect(JSON.parse(junit?.stdout ?? '').summary).toMatchObject({ run: 2, passed: 1, failures: 1 });
+    await fs.writeJson(path.join(work, 'package.json'), { name: 'p', scripts: { test: 'node --test' } });
+    const detected = await run(path.join(prefix, 'bin/run-tests'), ['detect', '--json'], { cwd: work });
+    expect(JSON.parse(detected.stdout)).toMatchObject({ framework: 'node-test', project_root: await fs.realpath(work) });
     // `run-tests mcp` loads its own bundle, the MCP SDK and zod inside it.
     const client = new Client({ name: 'package-test', version: '1.0.0' });
     await client.connect(new StdioClientTransport({ command: path.join(prefix, 'bin/run-tests'), args: ['mcp'], cwd: work, stderr: 'pipe' }));
@@ -49,7 +58,8 @@ describe('the npm package', () => {
   });
 
   it('depends on exactly the packages the bundles load from node_modules, and on no other', async () => {
-    const bundles = ['dist/run-tests.cjs', 'dist/commands.cjs', 'dist/mcp.cjs'];
+    const bundles = (await fs.readdir(path.join(REPO, 'dist'))).filter((file) => file.endsWith('.cjs')).map((file) => `dist/${file}`);
+    expect(bundles.sort()).toEqual(['dist/commands.cjs', 'dist/detect.cjs', 'dist/mcp.cjs', 'dist/run-tests.cjs', 'dist/xml.cjs']);
     const bundle = (await Promise.all(bundles.map((file) => fs.readFile(path.join(REPO, file), 'utf8')))).join('\n');
     // A subpath (`tap-parser/x.js`) is its package's.
     const packageOf = (request: string): string => request.split('/').slice(0, request.startsWith('@') ? 2 : 1).join('/');
