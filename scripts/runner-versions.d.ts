@@ -1,6 +1,6 @@
 /** Types of runner-versions.js, which scripts/install-runner-versions.js runs untyped. */
 export interface RunnerVersion {
-  readonly runner: 'jest' | 'vitest' | 'mocha';
+  readonly runner: 'jest' | 'vitest' | 'mocha' | 'node';
   readonly packages: Readonly<Record<string, string>>;
 }
 export const RUNNER_VERSIONS: Readonly<Record<string, RunnerVersion>>;

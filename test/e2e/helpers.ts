@@ -24,12 +24,12 @@ export interface CliResult {
   readonly stderr: string;
 }
 
-/** Runs the built CLI with a clean environment for Ruby (no BUNDLE_* leaking in from the caller);
- * `asProgram` runs bin/run-tests.js itself, as a user's shell does, rather than `node bin/run-tests.js`. */
-export function runCli(args: readonly string[], options: { env?: NodeJS.ProcessEnv; onSpawn?: (pid: number) => void; asProgram?: boolean; bin?: string; cwd?: string } = {}): Promise<CliResult> {
+/** Runs the built CLI with a clean environment for Ruby (no BUNDLE_* leaking in from the caller),
+ * with the suite's node or `node`; `asProgram` runs bin/run-tests.js itself, as a user's shell does, rather than `node bin/run-tests.js`. */
+export function runCli(args: readonly string[], options: { env?: NodeJS.ProcessEnv; onSpawn?: (pid: number) => void; asProgram?: boolean; bin?: string; cwd?: string; node?: string } = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const bin = options.bin ?? BIN;
-    const [file, ...argv] = options.asProgram === true ? [bin, ...args] : [process.execPath, bin, ...args];
+    const [file, ...argv] = options.asProgram === true ? [bin, ...args] : [options.node ?? process.execPath, bin, ...args];
     const child = spawn(file ?? bin, argv, {
       cwd: options.cwd,
       // Not the CI's variables of a job this suite may run in (CI=true prints live failure
