@@ -28,3 +28,11 @@ export const ADDS_NEGATIVES = "expect(received).toBe(expected) // Object.is equa
 export const BEFORE_BROKE = 'Error: before broke\n\n  1 | describe(\'with before\', () => {\n  2 |   beforeAll(() => {\n> 3 |     throw new Error(\'before broke\');\n    |           ^\n  4 |   });\n  5 |   test(\'one\', () => {});\n  6 |   test(\'two\', () => {});';
 
 export const HOOKS_PLAIN = "expect(received).toBe(expected) // Object.is equality\n\nExpected: 2\nReceived: 1\n\n  15 |\n  16 | test('plain', () => {\n> 17 |   expect(1).toBe(2);\n     |             ^\n  18 | });\n  19 |";
+
+/** test/fixtures/projects/node-test-mixed, on every node: its failures, and their messages. */
+export const NODE_TEST_MIXED_FAILURES = [
+  ['math > adds wrongly', 'test/math.test.js', 11, 'failed'],
+  ['math > explodes', 'test/math.test.js', 15, 'error'],
+  ['with subtests > second fails', 'test/math.test.js', 36, 'failed'],
+];
+export const NODE_TEST_MIXED_MESSAGES = ['Expected values to be strictly equal:\n\n2 !== 3', 'TypeError: widget exploded: too hot', 'second is false'];

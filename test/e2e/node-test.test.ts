@@ -3,6 +3,7 @@ import fs from 'fs-extra';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { copyFixture, failures, hasTools, junitSkips, processGone, readEvents, runFile, runJson, waitFor } from './helpers.js';
+import { NODE_TEST_MIXED_FAILURES, NODE_TEST_MIXED_MESSAGES } from './expected.js';
 
 const suite = hasTools('node') ? describe : describe.skip;
 
@@ -44,12 +45,8 @@ suite('node --test', () => {
     expect(report).toMatchObject({ status: 'failed', framework: 'node-test', reason: 'scripts.test runs node --test', exit_status: 1, warnings: [], error: null });
     // 11 leaves: 6 passed (including the process.argv check), 2 failures, 1 error, a skip and a todo.
     expect(report.summary).toEqual({ run: 11, passed: 6, failures: 2, errors: 1, skips: 2 });
-    expect(failures(report)).toEqual([
-      ['math > adds wrongly', 'test/math.test.js', 11, 'failed'],
-      ['math > explodes', 'test/math.test.js', 15, 'error'],
-      ['with subtests > second fails', 'test/math.test.js', 36, 'failed'],
-    ]);
-    expect(report.failed_tests.map((t) => t.message)).toEqual(['Expected values to be strictly equal:\n\n2 !== 3', 'TypeError: widget exploded: too hot', 'second is false']);
+    expect(failures(report)).toEqual(NODE_TEST_MIXED_FAILURES);
+    expect(report.failed_tests.map((t) => t.message)).toEqual(NODE_TEST_MIXED_MESSAGES);
     expect(await fs.readFile(path.join(dir, '.run-tests/last-test.log'), 'utf8')).toMatch(/✖ adds wrongly/);
     const events = readEvents(runFile(dir, 'node-test-events.jsonl'));
     expect([events[0]?.['runner'], events[0]?.['runner_version'], events.filter((e) => e['event'] === 'test_end').length, events.at(-1)?.['event']])

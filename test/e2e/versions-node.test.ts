@@ -3,6 +3,7 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { RUNNER_VERSIONS, versionDir } from '../../scripts/runner-versions.js';
 import { copyFixture, failures, junitSkips, readEvents, runFile, runJson } from './helpers.js';
+import { NODE_TEST_MIXED_FAILURES, NODE_TEST_MIXED_MESSAGES } from './expected.js';
 import { installedSets } from './runner-versions.js';
 
 /** node:test is node's own: each node of the matrix (beside the suite's node 20) runs
@@ -37,12 +38,8 @@ describe.each(sets.length > 0 ? sets : ['none installed'])('node:test version ma
     const { exitCode, report } = await runJson(['--cwd', dir], { node });
     expect([exitCode, report.status, report.warnings, report.error]).toEqual([1, 'failed', [], null]);
     expect(report.summary).toEqual({ run: 11, passed: 6, failures: 2, errors: 1, skips: 2 });
-    expect(failures(report)).toEqual([
-      ['math > adds wrongly', 'test/math.test.js', 11, 'failed'],
-      ['math > explodes', 'test/math.test.js', 15, 'error'],
-      ['with subtests > second fails', 'test/math.test.js', 36, 'failed'],
-    ]);
-    expect(report.failed_tests.map((t) => t.message)).toEqual(['Expected values to be strictly equal:\n\n2 !== 3', 'TypeError: widget exploded: too hot', 'second is false']);
+    expect(failures(report)).toEqual(NODE_TEST_MIXED_FAILURES);
+    expect(report.failed_tests.map((t) => t.message)).toEqual(NODE_TEST_MIXED_MESSAGES);
     expect(readEvents(runFile(dir, 'node-test-events.jsonl'))[0]).toMatchObject({ runner: 'node-test', runner_version: version });
     const rerun = await runJson(['--cwd', dir, '--failed-only'], { node });
     expect([rerun.exitCode, rerun.report.rerun, failures(rerun.report)]).toEqual([1, { selected: 3, not_run: [] }, failures(report)]);
