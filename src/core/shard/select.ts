@@ -9,7 +9,7 @@ import { usageError } from '../../model/errors.js';
 import type { RerunSelection } from '../rerun.js';
 import { partition } from './partition.js';
 import { durationLookup, weigh, type Durations } from './timings.js';
-import { readTimingsFile, type UnitOf } from './timings-file.js';
+import type { UnitOf } from './timings-file.js';
 import { recordedDurations } from './recorded.js';
 
 /** This run's part of the partition, and how to plan it. */
@@ -62,7 +62,7 @@ export async function selectShard(input: ShardInput): Promise<ShardSelection> {
   const listed = await support.units({ root: input.root, facts: input.facts, files: input.files, env: input.request.env,
     reportersDir: input.request.reportersDir, runnerArgs: input.request.runnerArgs ?? [] }).finally(stop);
   const { units, orphans } = input.chosen ? failedUnits(listed, input.chosen.runnable, unitOf) : { units: listed, orphans: [] };
-  const balance = balanceSource(input, unitOf);
+  const balance = await balanceSource(input, unitOf);
   const weighed = weigh(units, durationLookup(balance.durations, projectPrefix(input)));
   const dealt = partition(weighed.units, spec.count);
   const part = dealt.parts[spec.index - 1] ?? [];
@@ -120,10 +120,11 @@ interface Balance {
 }
 
 /** --timings when given (every machine of a CI matrix reads the same file), else the
- * project's own run records. */
-function balanceSource(input: ShardInput, unitOf: UnitOf): Balance {
+ * project's own run records. The file's reader, with the JUnit parser, is loaded only then. */
+async function balanceSource(input: ShardInput, unitOf: UnitOf): Promise<Balance> {
   const file = input.request.timings;
   if (file) {
+    const { readTimingsFile } = await import('./timings-file.js');
     const shown = path.relative(input.request.cwd, file);
     const name = shown.startsWith('..') || path.isAbsolute(shown) ? file : shown;
     return {
