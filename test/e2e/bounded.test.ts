@@ -5,7 +5,8 @@ import { describe, expect, it } from '@jest/globals';
 import fs from 'fs-extra';
 import os from 'node:os';
 import path from 'node:path';
-import { copyFixture, hasTools, readEvents, REPO, runCli, runFile, runJson } from './helpers.js';
+import { copyFixture, hasTools, once, readEvents, REPO, runCli, runFile, runJson, validateReport } from './helpers.js';
+import type { RunReport } from '../../src/model/report.js';
 import type { FailedTestRecord } from '../../src/model/results.js';
 
 const suite = hasTools('node') ? describe : describe.skip;
@@ -47,6 +48,17 @@ const frames = (t: FailedTestRecord | undefined): [string, number][] | null | un
   (t === undefined ? undefined : (t.stack ?? null)?.map((f): [string, number] => [f.file, f.line]) ?? null);
 const byName = (failed: readonly FailedTestRecord[], name: string): FailedTestRecord | undefined => failed.find((t) => t.test_name === name);
 
+/** One --max-failures 0 run of manyFailures, and the failures file it left: two tests
+ * read it, and one runs more in its directory (which changes neither). */
+const everyFailure = once(async () => {
+  const dir = await manyFailures();
+  const { report } = await runJson(['--cwd', dir, '--max-failures', '0']);
+  return { dir, report, kept: await lastFailures(dir) };
+});
+
+/** One plain run of mocha-mixed, whose report two tests read. */
+const mochaMixed = once(async () => (await runJson(['--cwd', await withNodeModules('mocha-mixed')])).report);
+
 suite('--max-failures', () => {
   it('lists at most N failures, says how many it left out, and keeps them all for --failed-only', async () => {
     const dir = await manyFailures();
@@ -70,12 +82,11 @@ suite('--max-failures', () => {
   });
 
   it('lists 50 by default, every one with 0, and says so in the human list', async () => {
-    const dir = await manyFailures();
+    const { dir, report: all } = await everyFailure();
     const byDefault = await runJson(['--cwd', dir]);
     expect([byDefault.report.failed_tests.length, byDefault.report.truncated]).toEqual([50, { failed_tests: 10 }]);
-    const all = await runJson(['--cwd', dir, '--max-failures', '0']);
-    expect(all.report.failed_tests.map((t) => t.test_name).sort()).toEqual(MANY_NAMES);
-    expect('truncated' in all.report).toBe(false);
+    expect(all.failed_tests.map((t) => t.test_name).sort()).toEqual(MANY_NAMES);
+    expect('truncated' in all).toBe(false);
     const human = await runCli(['--cwd', dir, '--max-failures', '2']);
     expect(human.exitCode).toBe(1);
     expect(human.stdout).toContain('\nFailures (2 of 60):\n');
@@ -102,8 +113,7 @@ suite('--max-failures', () => {
   });
 
   it('cuts a long message at a line, saying how many lines it left out and that the log has them', async () => {
-    const dir = await manyFailures();
-    const { report } = await runJson(['--cwd', dir, '--max-failures', '0']);
+    const { report, kept } = await everyFailure();
     const message = byName(report.failed_tests, 'long message')?.message ?? '';
     const cut = /\n… (\d+) more lines in (.+)$/.exec(message);
     expect(cut?.[2]).toBe(report.artifact);
@@ -114,7 +124,7 @@ suite('--max-failures', () => {
     expect(Buffer.byteLength(message)).toBeLessThanOrEqual(2048);
     expect(await fs.readFile(report.artifact ?? '', 'utf8')).toContain(LONG_LINES.at(-1));
     // The failures file keeps it as the report gives it.
-    expect(byName(await lastFailures(dir), 'long message')?.message).toBe(message);
+    expect(byName(kept, 'long message')?.message).toBe(message);
   });
 });
 
@@ -171,8 +181,7 @@ suite('stack', () => {
   });
 
   it('mocha: the project\'s frames, not mocha\'s', async () => {
-    const dir = await withNodeModules('mocha-mixed');
-    const { report } = await runJson(['--cwd', dir]);
+    const report = await mochaMixed();
     expect(report.failed_tests.map((t) => [t.test_name, frames(t)])).toEqual([
       ['math adds wrongly', [['spec/math.spec.js', 10]]],
       ['math explodes', [['lib/widget.js', 2], ['spec/math.spec.js', 14]]],
@@ -205,10 +214,12 @@ suite('running_at_timeout', () => {
   it('jest: names the test the timeout struck, in the report and in the human output', async () => {
     const dir = await withNodeModules('jest-hang');
     const env = { HANG_PID_FILE: path.join(dir, 'grandchild.pid') };
-    const { exitCode, report } = await runJson(['--cwd', dir, '--timeout', '5', '--kill-grace', '1'], { env });
-    expect([exitCode, report.status]).toEqual([124, 'timed_out']);
-    expect(report.running_at_timeout).toEqual([{ name: 'hangs with a grandchild', file: 'test/hang.test.js' }]);
+    // One run: the human output it printed, and the report it kept (the one --json prints).
     const human = await runCli(['--cwd', dir, '--timeout', '5', '--kill-grace', '1'], { env });
+    const report = await fs.readJson(runFile(dir, 'report.json')) as RunReport;
+    expect(validateReport(report)).toBe(true);
+    expect([human.exitCode, report.status]).toEqual([124, 'timed_out']);
+    expect(report.running_at_timeout).toEqual([{ name: 'hangs with a grandchild', file: 'test/hang.test.js' }]);
     expect(human.stdout).toContain('\nrunning when it timed out: hangs with a grandchild (test/hang.test.js)\n');
   });
 
@@ -216,8 +227,7 @@ suite('running_at_timeout', () => {
     const mocha = await withNodeModules('mocha-hang');
     const { report } = await runJson(['--cwd', mocha, '--timeout', '3', '--kill-grace', '1'], { env: { HANG_PID_FILE: path.join(mocha, 'grandchild.pid') } });
     expect([report.status, report.running_at_timeout]).toEqual(['timed_out', [{ name: 'hang hangs with a grandchild', file: 'test/hang.spec.js' }]]);
-    const passing = await withNodeModules('mocha-mixed');
-    expect('running_at_timeout' in (await runJson(['--cwd', passing])).report).toBe(false);
+    expect('running_at_timeout' in (await mochaMixed())).toBe(false);
     if (!hasTools('go')) return;
     const go = await copyFixture('go-hang');
     const timed = await runJson(['--cwd', go, '--timeout', '4', '--kill-grace', '1'], { env: { HANG_PID_FILE: path.join(go, 'grandchild.pid') } });

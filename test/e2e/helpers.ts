@@ -18,6 +18,13 @@ export async function copyFixture(name: string, into?: string): Promise<string> 
   return dir;
 }
 
+/** `make` done at most once: for the tests of a file that read what one run made and
+ * change none of it, the first test to ask starts it and the others await the same run. */
+export function once<T>(make: () => Promise<T>): () => Promise<T> {
+  let made: Promise<T> | undefined;
+  return () => (made ??= make());
+}
+
 export interface CliResult {
   readonly exitCode: number | null;
   readonly stdout: string;

@@ -3,7 +3,7 @@ import fs from 'fs-extra';
 import { spawnSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
-import { copyFixture, failures, junitTests, processGone, REPO, runJson, waitFor } from './helpers.js';
+import { copyFixture, failures, junitTests, once, processGone, REPO, runJson, waitFor } from './helpers.js';
 import { ADDS_NEGATIVES, BEFORE_BROKE, HOOKS_PLAIN, JEST_MIXED_FAILURES, sorted } from './expected.js';
 
 /** A temp copy of a fixture whose node_modules is run-tests' own (jest 30 is a devDependency). */
@@ -12,6 +12,13 @@ async function jestFixture(name: string, into?: string): Promise<string> {
   await fs.symlink(path.join(REPO, 'node_modules'), path.join(dir, 'node_modules'));
   return dir;
 }
+
+/** One plain run of a jest-mixed copy: one test reads its report, another reruns its
+ * failures in its directory. */
+const mixedRun = once(async () => {
+  const dir = await jestFixture('jest-mixed');
+  return { dir, ...(await runJson(['--cwd', dir])) };
+});
 
 describe('jest through its programmatic API', () => {
   it('reports hooks that throw: beforeAll on each of its tests, afterAll on its file, with the error itself', async () => {
@@ -32,8 +39,7 @@ describe('jest through its programmatic API', () => {
   });
 
   it('reports failures, errors, skips, todos and a load error with files and lines', async () => {
-    const dir = await jestFixture('jest-mixed');
-    const { exitCode, report } = await runJson(['--cwd', dir]);
+    const { exitCode, report } = await mixedRun();
     expect([exitCode, report.status, report.framework, report.exit_status]).toEqual([1, 'failed', 'jest', 1]);
     expect(report.summary).toEqual({ run: 10, passed: 3, failures: 3, errors: 2, skips: 2 });
     expect(sorted(failures(report))).toEqual(JEST_MIXED_FAILURES);
@@ -84,8 +90,7 @@ describe('jest through its programmatic API', () => {
   });
 
   it('reruns a load error file whole and the other failures exactly, in a second jest into the same report', async () => {
-    const dir = await jestFixture('jest-mixed');
-    await runJson(['--cwd', dir]);
+    const { dir } = await mixedRun();
     const junit = path.join(dir, 'rerun.xml');
     const { exitCode, report } = await runJson(['--cwd', dir, '--failed-only', '--junit', junit]);
     expect([exitCode, report.status, report.rerun, report.warnings]).toEqual([1, 'failed', { selected: 5, not_run: [] }, []]);

@@ -4,7 +4,7 @@ import fs from 'fs-extra';
 import os from 'node:os';
 import path from 'node:path';
 import type { RunReport } from '../../src/model/report.js';
-import { copyFixture, failures, hasTools, processGone, readEvents, REPO, runCli, runFile, runJson, waitFor } from './helpers.js';
+import { copyFixture, failures, hasTools, once, processGone, readEvents, REPO, runCli, runFile, runJson, waitFor } from './helpers.js';
 
 const suite = hasTools('python3', 'pytest-3') ? describe : describe.skip;
 
@@ -95,9 +95,15 @@ const IN_PACKAGE_FAILURES = [
     expect(saved.failed_tests.map((t: { id: string }) => t.id)).toEqual(MIXED_FAILURES.map(([id]) => id));
   });
 
-  it('writes the event format: one test_end per test, and pytest\'s own totals in run_end', async () => {
+  /** One plain run of a pytest-mixed copy: one test reads its events, another reruns its
+   * failures in its directory. */
+  const mixedRun = once(async () => {
     const dir = await copyFixture('pytest-mixed');
-    const { report } = await runJson(['--cwd', dir], { env });
+    return { dir, ...(await runJson(['--cwd', dir], { env })) };
+  });
+
+  it('writes the event format: one test_end per test, and pytest\'s own totals in run_end', async () => {
+    const { dir, report } = await mixedRun();
     const events = readEvents(runFile(dir, 'pytest.jsonl', report.run_id));
     expect(events[0]).toEqual({ event: 'run_start', schema: 1, runner: 'pytest', runner_version: version, pid: expect.any(Number) });
     const ends = events.filter((e) => e.event === 'test_end');
@@ -112,8 +118,7 @@ const IN_PACKAGE_FAILURES = [
   });
 
   it('reruns exactly the previous failures by node id, a bracketed parametrize id included', async () => {
-    const dir = await copyFixture('pytest-mixed');
-    await runJson(['--cwd', dir], { env });
+    const { dir } = await mixedRun();
     const { exitCode, report } = await runJson(['--cwd', dir, '--failed-only'], { env });
     expect(exitCode).toBe(1);
     expect(report.summary).toEqual({ run: 7, passed: 0, failures: 4, errors: 3, skips: 0 });

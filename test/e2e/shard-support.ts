@@ -48,6 +48,8 @@ export async function expectShardsCover(dir: string, whole: RunReport, timings: 
     }
   }
   const shardTests = reports.flatMap((r) => (r.tests ?? []).map(keyOf)).sort();
+  // Shard 1/1 is the run wholeTestKeys makes: its tests are the whole suite's.
+  if (n === 1) wholeKeys.set(dir, shardTests);
   const wholeTests = await wholeTestKeys(dir, timings, env);
   expect(shardTests).toEqual(wholeTests);
   expect(summed(reports)).toEqual(counts(whole.summary));
@@ -58,7 +60,8 @@ export async function expectShardsCover(dir: string, whole: RunReport, timings: 
 }
 
 /** The tests of the whole suite as one shard lists them (a run without --shard lists
- * none), checked once against the plain run's counts by the caller's expectShardsCover. */
+ * none), checked once against the plain run's counts by the caller's expectShardsCover:
+ * the tests of its shard 1/1 where it ran n = 1 (the same command), else a run of its own. */
 const wholeKeys = new Map<string, string[]>();
 async function wholeTestKeys(dir: string, timings: string, env: NodeJS.ProcessEnv): Promise<string[]> {
   const known = wholeKeys.get(dir);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import fs from 'fs-extra';
 import path from 'node:path';
-import { copyFixture, failures, junitTests, processGone, REPO, runJson, waitFor } from './helpers.js';
+import { copyFixture, failures, junitTests, once, processGone, REPO, runJson, waitFor } from './helpers.js';
 import { VITEST_MIXED_FAILURES, sorted } from './expected.js';
 
 /** A temp copy of a fixture whose node_modules is run-tests' own (vitest 4 is a devDependency). */
@@ -10,6 +10,13 @@ async function vitestFixture(name: string): Promise<string> {
   await fs.symlink(path.join(REPO, 'node_modules'), path.join(dir, 'node_modules'));
   return dir;
 }
+
+/** One plain run of a vitest-mixed copy: one test reads its report, another reruns its
+ * failures in its directory. */
+const mixedRun = once(async () => {
+  const dir = await vitestFixture('vitest-mixed');
+  return { dir, ...(await runJson(['--cwd', dir])) };
+});
 
 describe('vitest through its programmatic API', () => {
   it('reports a suite whose hook failed, and reruns its file until a test of that file settles it', async () => {
@@ -45,8 +52,7 @@ describe('vitest through its programmatic API', () => {
   });
 
   it('reports failures, errors, a timeout, skips, todos and a load error with TypeScript lines', async () => {
-    const dir = await vitestFixture('vitest-mixed');
-    const { exitCode, report } = await runJson(['--cwd', dir]);
+    const { exitCode, report } = await mixedRun();
     expect([exitCode, report.status, report.framework, report.exit_status]).toEqual([1, 'failed', 'vitest', 1]);
     expect(report.summary).toEqual({ run: 11, passed: 3, failures: 3, errors: 3, skips: 2 });
     expect(sorted(failures(report))).toEqual(VITEST_MIXED_FAILURES);
@@ -73,8 +79,7 @@ describe('vitest through its programmatic API', () => {
   });
 
   it('reruns a load error file whole and the other failures exactly, in a second vitest into the same report', async () => {
-    const dir = await vitestFixture('vitest-mixed');
-    await runJson(['--cwd', dir]);
+    const { dir } = await mixedRun();
     const junit = path.join(dir, 'rerun.xml');
     const { exitCode, report } = await runJson(['--cwd', dir, '--failed-only', '--junit', junit]);
     expect([exitCode, report.status, report.rerun, report.warnings]).toEqual([1, 'failed', { selected: 6, not_run: [] }, []]);
