@@ -95,16 +95,16 @@ const IN_PACKAGE_FAILURES = [
     expect(saved.failed_tests.map((t: { id: string }) => t.id)).toEqual(MIXED_FAILURES.map(([id]) => id));
   });
 
-  /** One plain run of a pytest-mixed copy: one test reads its events, another reruns its
-   * failures in its directory. */
+  /** One plain run of a pytest-mixed copy: one test reads the events it wrote, another
+   * reruns its failures in its directory. */
   const mixedRun = once(async () => {
     const dir = await copyFixture('pytest-mixed');
-    return { dir, ...(await runJson(['--cwd', dir], { env })) };
+    const { report } = await runJson(['--cwd', dir], { env });
+    return { dir, events: readEvents(runFile(dir, 'pytest.jsonl', report.run_id)) };
   });
 
   it('writes the event format: one test_end per test, and pytest\'s own totals in run_end', async () => {
-    const { dir, report } = await mixedRun();
-    const events = readEvents(runFile(dir, 'pytest.jsonl', report.run_id));
+    const { dir, events } = await mixedRun();
     expect(events[0]).toEqual({ event: 'run_start', schema: 1, runner: 'pytest', runner_version: version, pid: expect.any(Number) });
     const ends = events.filter((e) => e.event === 'test_end');
     expect([ends.length, events.filter((e) => e.event === 'test_start').length]).toEqual([16, 16]);

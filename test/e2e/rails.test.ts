@@ -1,14 +1,21 @@
 import { describe, expect, it } from '@jest/globals';
 import fs from 'fs-extra';
 import path from 'node:path';
-import { copyFixture, failures, hasTools, readEvents, runFile, runJson } from './helpers.js';
+import { copyFixture, failures, hasTools, once, readEvents, runFile, runJson } from './helpers.js';
 
 const suite = hasTools('ruby', 'bundle') ? describe : describe.skip;
 
+/** One plain run of a rails-app copy, with what it left in the copy: one test reads
+ * them, another reruns its failures in its directory. */
+const appRun = once(async () => {
+  const dir = await copyFixture('rails-app');
+  const run = await runJson(['--cwd', dir]);
+  return { dir, ...run, pids: await fs.readdir(path.join(dir, 'tmp/test-pids')), events: readEvents(runFile(dir, 'minitest.jsonl', run.report.run_id)) };
+});
+
 suite('rails through bin/rails test', () => {
   it('collects the results of every parallel worker', async () => {
-    const dir = await copyFixture('rails-app');
-    const { exitCode, report } = await runJson(['--cwd', dir]);
+    const { exitCode, report, pids, events } = await appRun();
     expect(exitCode).toBe(1);
     expect(report).toMatchObject({ status: 'failed', framework: 'rails', command: 'bin/rails test', exit_status: 1, warnings: [] });
     expect(report.summary).toEqual({ run: 10, passed: 7, failures: 1, errors: 1, skips: 1 });
@@ -19,17 +26,15 @@ suite('rails through bin/rails test', () => {
     expect(report.failed_tests.find((t) => t.status === 'error')?.message).toBe('ZeroDivisionError: cannot divide 1 by zero');
     // Both workers ran tests: the fixture leaves one file per test process, and each
     // worker's first test waits for the other's, so one worker cannot take them all.
-    expect(await fs.readdir(path.join(dir, 'tmp/test-pids'))).toHaveLength(2);
+    expect(pids).toHaveLength(2);
     // The workers' results reach the reporter in the parent: one run_start and run_end, valid events.
-    const events = readEvents(runFile(dir, 'minitest.jsonl'));
     expect(['run_start', 'test_end', 'run_end'].map((name) => events.filter((e) => e['event'] === name).length)).toEqual([1, 10, 1]);
     expect(events.at(-1)?.['totals']).toEqual({ tests: 10, failed: 1, errors: 1, skipped: 1 });
   });
 
   it('reruns the failures by exact name with -n, including brackets and parentheses', async () => {
-    const dir = await copyFixture('rails-app');
+    const { dir } = await appRun();
     const model = path.join(dir, 'app/models/calculator.rb');
-    await runJson(['--cwd', dir]);
     const rerun = await runJson(['--cwd', dir, '--failed-only']);
     expect(rerun.report.summary).toEqual({ run: 2, passed: 0, failures: 1, errors: 1, skips: 0 });
     expect(rerun.report.command).toMatch(/^bin\/rails test test\/models\/calculator_test\.rb -n /);
