@@ -3,7 +3,7 @@ import fs from 'fs-extra';
 import os from 'node:os';
 import path from 'node:path';
 import type { ReportedTest, RunReport } from '../../src/model/report.js';
-import { copyFixture, failures, hasTools, junitTests, processGone, runCli, runJson, waitFor } from './helpers.js';
+import { copyFixture, failures, hasTools, junitTests, once, processGone, runCli, runJson, waitFor } from './helpers.js';
 
 const suite = hasTools('ruby', 'bundle', 'rspec') ? describe : describe.skip;
 const NODE_UNITS = ['test/alpha.test.js', 'test/bravo.test.js', 'test/charlie.test.js', 'test/delta.test.js'];
@@ -22,11 +22,20 @@ async function shards(dir: string, count: number, extra: readonly string[] = [])
   return runs;
 }
 
+/** One full run of a copy of `fixture` with --junit, and the JUnit file it wrote: one
+ * test reads them and runs shards beside them, another balances by that file's times. */
+const fullRun = (fixture: string) => once(async () => {
+  const dir = await copyFixture(fixture);
+  const junit = path.join(dir, 'full.xml');
+  const full = await runJson(['--cwd', dir, '--junit', junit]);
+  return { dir, junit, full, xml: await fs.readFile(junit, 'utf8') };
+});
+const rspecFull = fullRun('rspec-shards');
+const nodeFull = fullRun('node-test-shards');
+
 suite('--shard on rspec', () => {
   it('n shards together run the full run\'s tests, each exactly once, from one partition', async () => {
-    const dir = await copyFixture('rspec-shards');
-    const junit = path.join(dir, 'full.xml');
-    const full = await runJson(['--cwd', dir, '--junit', junit]);
+    const { dir, junit, full } = await rspecFull();
     expect(full.exitCode).toBe(1);
     expect(full.report.summary).toEqual({ run: 11, passed: 9, failures: 1, errors: 1, skips: 0 });
     // Every run says how long each unit took; a full run is no shard.
@@ -105,10 +114,9 @@ suite('--shard on rspec', () => {
   it('balances by --timings from a JUnit file, its testcases\' times summed per file', async () => {
     const dir = await copyFixture('rspec-shards');
     const junit = path.join(dir, 'full.xml');
-    await runJson(['--cwd', dir, '--junit', junit]);
-    // The JUnit file run-tests wrote, with times set: d 9 s; c 2 x 4 s; the rest about nothing.
+    // The JUnit file a full run wrote, with times set: d 9 s; c 2 x 4 s; the rest about nothing.
     const seconds: Record<string, string> = { 'spec/d_spec.rb': '9', 'spec/c_spec.rb': '4' };
-    const xml = (await fs.readFile(junit, 'utf8')).replace(/<testcase([^>]*?) time="[^"]*"([^>]*?) file="([^"]+)"/g,
+    const xml = (await rspecFull()).xml.replace(/<testcase([^>]*?) time="[^"]*"([^>]*?) file="([^"]+)"/g,
       (_all, before: string, between: string, file: string) => `<testcase${before} time="${seconds[file] ?? '0.001'}"${between} file="${file}"`);
     expect(xml).toContain('time="9"');
     await fs.writeFile(junit, xml);
@@ -153,9 +161,7 @@ suite('--shard on rspec', () => {
 
 describe('--shard on node:test', () => {
   it('n shards together run the full run\'s tests, each exactly once; an empty one runs nothing', async () => {
-    const dir = await copyFixture('node-test-shards');
-    const junit = path.join(dir, 'full.xml');
-    const full = await runJson(['--cwd', dir, '--junit', junit]);
+    const { dir, junit, full } = await nodeFull();
     expect([full.exitCode, full.report.summary]).toEqual([1, { run: 7, passed: 5, failures: 1, errors: 0, skips: 1 }]);
     expect(Object.keys(full.report.unit_durations ?? {})).toEqual(NODE_UNITS);
     const expected = (await junitTests(junit)).map(([file, name, outcome]) => `${file} ${name} ${outcome}`).sort();
@@ -175,9 +181,8 @@ describe('--shard on node:test', () => {
   it('balances by --timings from the JUnit file a node:test run wrote', async () => {
     const dir = await copyFixture('node-test-shards');
     const junit = path.join(dir, 'full.xml');
-    await runJson(['--cwd', dir, '--junit', junit]);
-    // delta's one test takes 5 s, the others nearly nothing: delta alone in a part.
-    const xml = (await fs.readFile(junit, 'utf8')).replace(/<testcase([^>]*?) time="[^"]*"([^>]*?) file="([^"]+)"/g,
+    // The JUnit file a full run wrote, where delta's one test takes 5 s, the others nearly nothing: delta alone in a part.
+    const xml = (await nodeFull()).xml.replace(/<testcase([^>]*?) time="[^"]*"([^>]*?) file="([^"]+)"/g,
       (_all, before: string, between: string, file: string) => `<testcase${before} time="${file === 'test/delta.test.js' ? '5' : '0.001'}"${between} file="${file}"`);
     await fs.writeFile(junit, xml);
     const runs = await shards(dir, 2, ['--timings', junit]);
