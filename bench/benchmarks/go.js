@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
+import { fileURLToPath } from 'node:url';
 import { command } from '../lib/command.js';
 import { runTests } from '../lib/commands.js';
 import { figure, timeFigure } from '../lib/figure.js';
@@ -13,6 +14,7 @@ import { median } from '../lib/stats.js';
 import { GO_ABOVE_GOTESTSUM, GO_LARGE_SUITE, GO_READ_CPU, TRIVIAL_SUITE } from '../lib/targets.js';
 
 const PASSED_BY_HAND = /"Action":"pass","Package":"example.com\/bench\/p\d","Elapsed"/;
+const NODE_FLOOR = fileURLToPath(new URL('../lib/node-floor.cjs', import.meta.url));
 
 /** The generated go suites, each run in the same rounds by run-tests, `go test -json`
  * alone, `gotestsum --format testname` and the command run-tests plans. */
@@ -35,12 +37,15 @@ async function commandsFor(suite) {
     go: command({ label: 'go test -json', argv: ['go', 'test', '-json', '-count=1', './...'], cwd: dir, shown: 'go test -json -count=1 ./...', expectOutput: PASSED_BY_HAND }),
     gotestsum: command({ label: 'gotestsum', argv: ['gotestsum', '--format', 'testname', '--', '-count=1', './...'], cwd: dir, shown: 'gotestsum --format testname -- -count=1 ./...', expectOutput: new RegExp(`DONE ${tests} tests`) }),
     planned: await plannedRunner(dir, { label: 'planned go test', expectOutput: PASSED_BY_HAND }),
+    // node starting go and reading its events, nothing else: what any node program pays.
+    floor: command({ label: 'node floor', argv: [process.execPath, NODE_FLOOR, 'go', 'test', '-json', '-count=1', './...'], cwd: dir, shown: 'node bench/lib/node-floor.cjs go test -json -count=1 ./...', expectOutput: /read [1-9]\d* bytes/ }),
   };
 }
 
 /** Each suite's ratios to `go test -json`: gotestsum's (information) and run-tests' (at
  * most gotestsum's + GO_ABOVE_GOTESTSUM; at most GO_LARGE_SUITE on the large suite and
- * TRIVIAL_SUITE's time added on the trivial one),
+ * TRIVIAL_SUITE's time added on the trivial one), the node floor's (information: node's
+ * start and a read of go's output, which every node program pays),
  * then run-tests split into its runner side and its node side, as for the other runners. */
 async function overheadFigures({ runs, log }) {
   const figures = [];
@@ -48,11 +53,13 @@ async function overheadFigures({ runs, log }) {
     const title = `go overhead: ${suite.what}`;
     log(`${title} (run-tests vs go test -json vs gotestsum vs the planned command)`);
     const c = await commandsFor(suite);
-    const [ours, go, gotestsum, planned] = await wallTimes([c.ours, c.go, c.gotestsum, c.planned], { runs, log });
+    const [ours, go, gotestsum, planned, floor] = await wallTimes([c.ours, c.go, c.gotestsum, c.planned, c.floor], { runs, log });
     const theirs = summarise(gotestsum, go);
     const row = (name, a, b, as, bs, target = {}) => timeFigure({ benchmark: 'go', title: name, a, b, comparison: summarise(as, bs), ...target });
     figures.push(
       row(`${title}, gotestsum`, c.gotestsum, c.go, gotestsum, go),
+      // Where this is above gotestsum's + GO_ABOVE_GOTESTSUM, no program on node meets that target.
+      row(`${title}, node floor (a node program that only runs go and reads its output)`, c.floor, c.go, floor, go),
       row(`${title}, run-tests (at most gotestsum's ratio + ${GO_ABOVE_GOTESTSUM})`, c.ours, c.go, ours, go, { maxRatio: theirs.ratio + GO_ABOVE_GOTESTSUM }),
       ...(suite.large ? [row(`${title}, run-tests`, c.ours, c.go, ours, go, GO_LARGE_SUITE)] : []),
       // A trivial suite, as for every runner: at most TRIVIAL_SUITE's time added.
