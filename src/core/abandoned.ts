@@ -16,7 +16,7 @@ export type AbandonedReport = RunReport & { readonly run_id: string; readonly st
 
 /** Finds this project's runs whose run-tests died before they ended (SIGKILL, the OOM
  * killer), kills what still carries their marker, and writes each its report.json with
- * status `abandoned` and the results its reports held. Returns a warning per run for the
+ * status `abandoned` and the results its reports held when it was found. Returns a warning per run for the
  * run that found them. Costs one readdir when there is nothing to recover. */
 export async function recoverAbandoned(artifactsDir: string, killGraceMs: number): Promise<string[]> {
   const warnings: string[] = [];
@@ -32,8 +32,11 @@ export async function recoverAbandoned(artifactsDir: string, killGraceMs: number
 }
 
 async function recover(run: AbandonedRun, killGraceMs: number): Promise<string> {
-  const killed = await killMarkedProcesses(typeof run.info.marker === 'string' ? run.info.marker : run.info.run_id, killGraceMs);
+  // What its reports held when it was found, read before its processes are killed: a
+  // runner that dies of that kill may still report its test file killed (node:test does),
+  // a failure of this recovery's making, not of the tests, and written only sometimes.
   const read = await readPartialResults(run);
+  const killed = await killMarkedProcesses(typeof run.info.marker === 'string' ? run.info.marker : run.info.run_id, killGraceMs);
   const file = path.join(run.dir, RUN_REPORT);
   writeJsonAtomic(file, abandonedReport(run, read, killed.length));
   const still = killed.length === 0 ? '' : `; killed ${killed.length} ${killed.length === 1 ? 'process' : 'processes'} still running it`;
