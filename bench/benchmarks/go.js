@@ -51,7 +51,7 @@ async function overheadFigures({ runs, log }) {
   const figures = [];
   for (const suite of suites()) {
     const title = `go overhead: ${suite.what}`;
-    log(`${title} (run-tests vs go test -json vs gotestsum vs the planned command)`);
+    log(`${title} (run-tests vs go test -json vs gotestsum vs the planned command vs the node floor)`);
     const c = await commandsFor(suite);
     const [ours, go, gotestsum, planned, floor] = await wallTimes([c.ours, c.go, c.gotestsum, c.planned, c.floor], { runs, log });
     const theirs = summarise(gotestsum, go);
