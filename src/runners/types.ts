@@ -135,6 +135,43 @@ export interface ShardSupport {
   unitOf?(test: Pick<TestResult, 'id' | 'name' | 'file' | 'suite'>, facts: ProjectFacts): string | null;
 }
 
+/** A file a change touches (`run-tests plan`, `--changed`): its path relative to the
+ * project root, `/`-separated (`../` for one outside the project, in the same git work
+ * tree), and how it changed. A rename is a deletion and an addition. */
+export interface ChangedFile {
+  readonly path: string;
+  readonly change: 'added' | 'modified' | 'deleted';
+}
+
+export interface AffectedRequest extends UnitsRequest {
+  /** The change's files, never empty and none deleted (a deletion is the whole suite,
+   * decided before the runner is asked). Those outside the project start with `../`. */
+  readonly changed: readonly ChangedFile[];
+  /** Every unit of the whole suite, as ShardSupport.units lists them. */
+  readonly units: readonly ShardUnit[];
+}
+
+/** A unit the change can break, and why (`imports src/a.ts`, `same package`, ...). */
+export interface SelectedUnit {
+  readonly unit: string;
+  readonly reasons: readonly string[];
+}
+
+/** What a change needs: some units (none when no unit depends on a changed file), or
+ * the whole suite, with the reason, whenever the runner cannot place a file for certain
+ * (a config file, a lockfile, a file of a kind it does not know, a dynamic import, a
+ * graph tool that failed). Wider than needed is allowed; narrower never. */
+export type AffectedUnits =
+  | { readonly units: readonly SelectedUnit[]; readonly wholeSuite?: undefined }
+  | { readonly wholeSuite: string };
+
+/** How a runner maps a change to the units its tests can break, from its own or its
+ * language's dependency facts (docs/changed.md). A changed file that is itself a unit is
+ * selected by the core (`changed test file`); the runner adds what depends on the rest. */
+export interface ChangeSupport {
+  affected(request: AffectedRequest): Promise<AffectedUnits>;
+}
+
 export interface Runner {
   readonly id: string;
   /** Files whose presence makes a directory a project root for this ecosystem. */
@@ -187,4 +224,7 @@ export interface Runner {
   testsAt?(file: string, at: TestLocator, facts: ProjectFacts): LocatedTests;
   /** --shard: absent, the runner cannot be sharded (exit 2). */
   readonly shard?: ShardSupport;
+  /** `run-tests plan`, `--changed`: absent, any change is the whole suite. Its units are
+   * the shard's, and run as a shard's are. */
+  readonly changes?: ChangeSupport;
 }
