@@ -75,6 +75,27 @@ export interface RunReport {
   readonly tests?: readonly ReportedTest[];
   /** A merged report (`source: "merged"`): the shard reports it combines. */
   readonly parts?: readonly MergePart[];
+  /** With --changed: what the change needs in this project, and why (what ran). */
+  readonly plan?: ChangePlan;
+}
+
+/** What a change needs in one project (`run-tests plan`, `--changed`): the units its
+ * tests can break, each with why, or the whole suite with why. Units as --shard names
+ * them. Neither: no change affects the project, and nothing runs. */
+export interface ChangePlan {
+  /** The commit the change is measured from (HEAD, or the merge base with `ref`); null
+   * in a repository without a commit. */
+  readonly base: string | null;
+  readonly head: string | null;
+  /** `--changed <ref>` as given; null: the working tree and index against HEAD. */
+  readonly ref: string | null;
+  /** A digest of the change (base and each changed file's content): the tree the plan is of. */
+  readonly tree: string;
+  /** The change's files in this project, relative to project_root. */
+  readonly changed: readonly { readonly file: string; readonly change: 'added' | 'modified' | 'deleted' }[];
+  /** Sorted by unit; empty when whole_suite is set. */
+  readonly units: readonly { readonly unit: string; readonly reasons: readonly string[] }[];
+  readonly whole_suite: { readonly reason: string } | null;
 }
 
 /** `--shard <index>/<count>`: this run is part `index` (1-based) of `count`. `units` are

@@ -30,6 +30,31 @@ export interface CustomCommand {
 /** How many failures a report lists unless --max-failures says otherwise. */
 export const DEFAULT_MAX_FAILURES = 50;
 
+/** A file a change touches: its path (relative to the work tree's top in a Change;
+ * to the project root where a runner is asked, `../` for one outside it) and how it
+ * changed. A rename is a deletion and an addition. */
+export interface ChangedFile {
+  readonly path: string;
+  readonly change: 'added' | 'modified' | 'deleted';
+}
+
+/** A change, as git tells it (src/core/change/git-change.ts). */
+export interface Change {
+  /** The work tree's top directory. */
+  readonly top: string;
+  /** The commit the change is measured from: HEAD, or the merge base with `ref`; null
+   * in a repository without a commit (every file is then added). */
+  readonly base: string | null;
+  /** HEAD's commit; null without one. */
+  readonly head: string | null;
+  /** `--changed <ref>` as given; null for the working tree and index against HEAD. */
+  readonly ref: string | null;
+  /** Relative to `top`, `/`-separated, sorted. */
+  readonly files: readonly ChangedFile[];
+  /** A digest of base and every changed file's content: the same change, the same digest. */
+  readonly tree: string;
+}
+
 /** `--shard 2/4`: index is 1-based, 1 <= index <= count. */
 export interface ShardSpec {
   readonly index: number;
@@ -89,6 +114,11 @@ export interface RunRequest {
   readonly jobs?: number;
   /** --all-projects: every project found below cwd runs, not only the one at cwd. */
   readonly allProjects?: boolean;
+  /** --changed [ref]: run what the change needs (ref null: the working tree and index
+   * against HEAD); file operands then limit the change to those paths. */
+  readonly changed?: { readonly ref: string | null } | null;
+  /** The change --changed reads, once for all the run's projects (set by runTests). */
+  readonly change?: Change;
   /** Called as each runner starts: work that can overlap the run (loading the renderer). */
   readonly onRunnerStarted?: () => void;
 }

@@ -135,13 +135,8 @@ export interface ShardSupport {
   unitOf?(test: Pick<TestResult, 'id' | 'name' | 'file' | 'suite'>, facts: ProjectFacts): string | null;
 }
 
-/** A file a change touches (`run-tests plan`, `--changed`): its path relative to the
- * project root, `/`-separated (`../` for one outside the project, in the same git work
- * tree), and how it changed. A rename is a deletion and an addition. */
-export interface ChangedFile {
-  readonly path: string;
-  readonly change: 'added' | 'modified' | 'deleted';
-}
+export type { ChangedFile } from '../model/request.js';
+import type { ChangedFile } from '../model/request.js';
 
 export interface AffectedRequest extends UnitsRequest {
   /** The change's files, never empty and none deleted (a deletion is the whole suite,
