@@ -15,4 +15,6 @@ export const modules = {
   human: () => import('../render/human.js'),
   colors: () => import('../render/colors.js'),
   runs: () => import('./runs-command.js'),
+  plan: () => import('./plan-command.js'),
+  planText: () => import('../render/plan.js'),
 };

@@ -51,6 +51,7 @@ interface RunOptions {
   timings?: string;
   jobs?: string;
   allProjects?: boolean;
+  changed?: string | true;
 }
 
 /** The only place that ends the process. */
@@ -99,6 +100,7 @@ async function run(files: string[], options: RunOptions, runnerArgs: readonly st
     reportersDir,
     custom,
     ...shardRequest(cwd, options, operands.locations, custom),
+    changed: changedRequest(options.changed),
     onRunnerStarted: () => {
       if (renderer !== null) return;
       // Loaded while the runner runs rather than after it; a failure surfaces where it is awaited.
@@ -115,6 +117,10 @@ async function run(files: string[], options: RunOptions, runnerArgs: readonly st
     const other = request.failedOnly ? '--failed-only' : request.name ? '--name' : request.ids.length > 0 ? '--id' : '--command';
     throw usageError(`${request.locations[0]?.operand} selects the tests at that place; it cannot be combined with ${other}`);
   }
+  if (request.changed) {
+    const other = request.failedOnly ? '--failed-only' : request.ids.length > 0 ? '--id' : request.locations.length > 0 ? request.locations[0]?.operand : custom ? '--command' : null;
+    if (other) throw usageError(`--changed runs what the change needs; it cannot be combined with ${other}`);
+  }
   if (custom && request.failedOnly) throw new HarnessError('USAGE', '--failed-only cannot select tests of a --command: run-tests does not know its test names');
   const [{ runTests }, { Interrupts }] = await Promise.all([load('run'), load('request')]);
   const interrupts = new Interrupts();
@@ -125,6 +131,30 @@ async function run(files: string[], options: RunOptions, runnerArgs: readonly st
   if (junitPath !== null) await writeJunit(junitPath, report, tests);
   await github?.finish(report);
   exit(report.exit_code, (await (renderer ?? loadRenderer(options.json === true)))(report));
+}
+
+/** `--changed [ref]`: commander gives `true` without a ref. */
+function changedRequest(value: string | true | undefined): { ref: string | null } | null {
+  if (value === undefined) return null;
+  if (value === true) return { ref: null };
+  if (value === '' || value.startsWith('-')) throw usageError(`--changed ${JSON.stringify(value)}: give a git ref (a branch, tag or commit), or nothing for the working tree against HEAD`);
+  return { ref: value };
+}
+
+/** `run-tests plan`: what a change needs, per project; runs nothing. */
+async function plan(files: string[], options: { changed?: string | true; json?: boolean; cwd?: string; runner?: string; allProjects?: boolean }): Promise<void> {
+  const cwd = resolveCwd(options.cwd);
+  const operands = resolveOperands(cwd, files, undefined);
+  if (operands.locations.length > 0) throw usageError(`plan: ${operands.locations[0]?.operand} is a place in a file; give files or directories`);
+  projectsRequest(cwd, options, operands, false);
+  const [{ planProjects }, { renderPlan }] = await Promise.all([load('plan'), load('planText')]);
+  const document = await planProjects({ cwd, files: operands.files, ref: changedRequest(options.changed ?? true)?.ref ?? null, allProjects: options.allProjects === true,
+    runner: options.runner ?? null, env: process.env, reportersDir });
+  const failed = document.projects.find((p) => p.error !== null)?.error;
+  // A project with no runner is a harness error (3), as a run's would be; USAGE was thrown.
+  const code = failed ? EXIT.HARNESS_ERROR : EXIT.OK;
+  exit(code, options.json ? `${inertJson(JSON.stringify(document, null, 2))}
+` : renderPlan(document.projects));
 }
 
 /** After the run: a write that fails now (a full disk) is a warning, never the exit code,
@@ -251,6 +281,7 @@ function program(runnerArgs: readonly string[] | null): Command {
     .option('--all-projects', 'run every project found below the directory (and its own, if it is one), each in its own root, merged into one report')
     .option('--jobs <n>', 'run up to n projects of a run at once (several subprojects, workspaces, --all-projects); default: the number of CPUs')
     .option('--keep-runs <n>', 'keep the newest n run directories in .run-tests/runs, this one included', '20')
+    .option('--changed [ref]', 'run only what the change needs (see `run-tests plan`): the working tree against HEAD, or everything since the merge base with ref')
     .addHelpText('after', `\n${EXAMPLES}\n\n${EXIT_CODE_TABLE}\n`)
     .showSuggestionAfterError()
     .action((files: string[], options: RunOptions) => run(files, options, runnerArgs ?? []))
@@ -291,6 +322,15 @@ function program(runnerArgs: readonly string[] | null): Command {
     .option('--limit <n>', 'at most n runs')
     .option('--cwd <dir>', 'the project to look in')
     .action(runs);
+  cli.command('plan')
+    .description('print which tests the change needs in each project, and why; runs nothing')
+    .argument('[files...]', 'limit the change to these files or directories (and choose their projects)')
+    .option('--changed [ref]', 'measure the change since the merge base with ref (default: the working tree and index against HEAD)')
+    .addOption(new Option('--json', 'print JSON: {"projects": [{project_root, framework, plan}]}'))
+    .option('--cwd <dir>', 'plan as if started in this directory')
+    .option('--runner <id>', 'override detection')
+    .option('--all-projects', 'plan every project found below the directory')
+    .action(plan);
   cli.command('detect')
     .description('print which runner would run, the command, the project root and why; runs nothing')
     .addOption(new Option('--json', 'print JSON'))

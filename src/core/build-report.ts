@@ -4,7 +4,7 @@ import type { ProcessOutcome } from '../process/index.js';
 import type { ArtifactPaths } from '../store/artifacts.js';
 import type { HarnessError } from '../model/errors.js';
 import { displayCommand } from './quote.js';
-import { SCHEMA_VERSION, type ReportedTest, type RunReport, type ShardInfo } from '../model/report.js';
+import { SCHEMA_VERSION, type ChangePlan, type ReportedTest, type RunReport, type ShardInfo } from '../model/report.js';
 import { DEFAULT_MAX_FAILURES, type RunRequest } from '../model/request.js';
 import { capFailures, isFailure, recordOf } from './failures.js';
 import type { FailedTestRecord, PackageResult, RunningTest, RunStatus, TestResult } from '../model/results.js';
@@ -40,6 +40,8 @@ export interface Parts {
   readonly unitDurations?: RunReport['unit_durations'];
   /** With --shard: the part this run was, and every test it ran. */
   readonly shard?: { readonly info: ShardInfo; readonly tests: readonly ReportedTest[] };
+  /** With --changed: what the change needed. */
+  readonly plan?: ChangePlan | undefined;
 }
 
 export function buildReport(run: Context & { invocation?: Invocation }, parts: Parts): RunReport {
@@ -76,6 +78,7 @@ export function buildReport(run: Context & { invocation?: Invocation }, parts: P
     ...(parts.packages === undefined ? {} : { packages: parts.packages }),
     ...(parts.unitDurations === undefined ? {} : { unit_durations: parts.unitDurations }),
     ...(parts.shard === undefined ? {} : { shard: parts.shard.info, tests: parts.shard.tests }),
+    ...(parts.plan === undefined ? {} : { plan: parts.plan }),
   };
 }
 
@@ -102,6 +105,12 @@ export function nothingToRerun(run: Context): RunReport {
     rerun: { selected: 0, not_run: [] },
     failuresFile: run.artifacts.lastFailures,
   });
+}
+
+/** --changed, and no change touches the project: nothing ran, and that is no failure
+ * (exit 0), but never a pass either. */
+export function nothingChangedReport(run: Context, plan: ChangePlan, reason: string): RunReport {
+  return { ...buildReport(run, { ...EMPTY_PARTS, status: 'no_tests', summary: summarize([]), warnings: [reason], plan }), exit_code: 0 };
 }
 
 /** A shard whose part holds no unit: nothing ran, and nothing was started (an empty

@@ -30,7 +30,10 @@ import { decide, NO_TESTS_RAN, summarize } from './verdict.js';
 import { bindTree, type TreeBinding } from './drift.js';
 import { locateTests } from './locations.js';
 import { selectShard, shardSupport, unitOfTests } from './shard/select.js';
-import { recordEmptyShard } from './shard/empty.js';
+import { recordEmptyShard, recordUnstarted } from './shard/empty.js';
+import { NO_CHANGE_AFFECTS, nothingToRun, planChange } from './change/plan.js';
+import { nothingChangedReport } from './build-report.js';
+import type { ChangePlan } from '../model/report.js';
 import { shardParts } from './shard/report-fields.js';
 
 /** A project's report, and every result it was built from (for exports such as JUnit). */
@@ -66,15 +69,21 @@ export async function runProject(request: RunRequest, selection: ProjectSelectio
       : located?.tests ? { selected: located.tests, runnable: located.tests, warnings: [] }
       : request.failedOnly && last !== null ? selectRerun(last, selection.files, artifacts.lastFailures) : null;
     if (request.failedOnly && chosen === null) return { report: nothingToRerun({ ...base, detection }), tests: [] };
+    // --changed: the units the change needs (the file operands only limit the change).
+    const plan = request.change ? await planChange({ runner: detection.adapter, root: selection.root, facts, change: request.change, env: request.env,
+      reportersDir: request.reportersDir, runnerArgs: request.runnerArgs ?? [], within: selection.files }) : null;
+    const detected = detection;
+    if (plan && nothingToRun(plan)) return { report: await recordUnstarted({ ...base, detection }, () => nothingChangedReport({ ...base, detection: detected }, plan, NO_CHANGE_AFFECTS)), tests: [] };
+    const selected = plan && plan.whole_suite === null ? new Set(plan.units.map((unit) => unit.unit)) : null;
+    const files = plan ? [] : selection.files;
     // --shard: this run's part of the units (of the failures' units, with --failed-only).
-    const shard = request.shard ? await selectShard({ request, runner: detection.adapter, root: selection.root, facts, files: selection.files, artifactsDir: artifacts.dir, chosen, interrupts }) : null;
+    const shard = request.shard ? await selectShard({ request, runner: detection.adapter, root: selection.root, facts, files, artifactsDir: artifacts.dir, chosen, interrupts, planned: selected }) : null;
     if (shard?.empty) return { report: await recordEmptyShard({ ...base, detection }, shard), tests: [] };
     const rerun = shard ? shard.chosen : chosen;
     const planRequest: PlanRequest = {
       root: selection.root,
       facts,
-      files: shard?.files ?? located?.files ?? selection.files,
-      ...(shard?.units ? { units: shard.units } : {}),
+      ...unitsToRun(detection.adapter, shard?.files ?? located?.files ?? (selected ? [...selected] : files), shard?.units),
       name: request.name,
       rerun: rerun?.runnable ?? null,
       artifacts,
@@ -93,6 +102,8 @@ export async function runProject(request: RunRequest, selection: ProjectSelectio
       files: selection.files,
       selected: rerun?.selected ?? null,
       shard: shard?.info ?? null,
+      plan,
+      planned: shard && selected ? new Set(shard.info.units) : selected,
       facts,
       notes: [...abandoned, ...(warning === null ? [] : [warning]), ...(chosen?.warnings ?? []), ...(shard?.warnings ?? []), ...planned.warnings],
       unrun: () => unrunWarnings({ root: selection.root, subprojects: projectsBelow(selection) }, request.cwd, ran),
@@ -110,6 +121,13 @@ export async function runProject(request: RunRequest, selection: ProjectSelectio
     const begun = fs.existsSync(artifacts.runDir);
     return { report: begun ? await completeRecord(artifacts, keepRuns(request), failed) : failed(), tests: [] };
   }
+}
+
+/** PlanRequest's files and units: a runner whose units are no files (go's packages) is
+ * given planned units as `units`, as a shard's are. */
+function unitsToRun(adapter: Runner, files: readonly string[], units: readonly string[] | undefined): Pick<PlanRequest, 'files' | 'units'> {
+  if (units) return { files: [], units };
+  return adapter.shard?.selects === 'units' && files.length > 0 ? { files: [], units: files } : { files };
 }
 
 /** `run-tests -- <args>`: refused (exit 2) where the runner takes none, or one of them
@@ -130,6 +148,9 @@ interface Execution extends Context {
   readonly selected: readonly FailedTestRecord[] | null;
   /** With --shard: the part this run is. */
   readonly shard: ShardInfo | null;
+  /** With --changed: what the change needs, and the units run for it (null: the whole suite). */
+  readonly plan: ChangePlan | null;
+  readonly planned: ReadonlySet<string> | null;
   /** The project's facts, read before planning: which unit a test belongs to may depend on them. */
   readonly facts: ProjectFacts;
   /** Warnings from planning the run. */
@@ -233,6 +254,10 @@ async function finish(run: Execution, outcome: ProcessOutcome, follower: ReportF
   let status: RunStatus = failedEarly ? 'error' : verdict.status;
   // A rerun that lost some of its selection proves nothing about those tests.
   if (status === 'passed' && missing.length > 0) status = 'error';
+  // --changed: what ran must be what was planned, as a rerun's tests must be.
+  const unplanned = run.planned ? plannedCheck(run.planned, tests, unitOfTests(adapter, run.facts), request.name !== null) : [];
+  warnings.push(...unplanned);
+  if (status === 'passed' && unplanned.length > 0) status = 'error';
   const named = checkName(request.name, adapter, tests, status, read.warnings);
   warnings.push(...named.warnings);
   // That the name matched nothing says why no test ran; the bare "no tests ran" goes.
@@ -256,10 +281,29 @@ async function finish(run: Execution, outcome: ProcessOutcome, follower: ReportF
       notes: report?.notes,
       running: report?.running,
       ...shardParts(unitOfTests(adapter, run.facts), run.shard, tests, artifacts.log, report?.packages),
+      plan: run.plan ?? undefined,
     });
     return { ...built, ...treeFields };
   });
   return { report: result, tests };
+}
+
+/** What a --changed run ran against what it planned: a test of a unit not planned, or a
+ * planned unit that ran no test (unless --name narrowed them), each a warning. */
+function plannedCheck(planned: ReadonlySet<string>, tests: readonly TestResult[], unitOf: (test: TestResult) => string | null, named: boolean): string[] {
+  const ran = new Set<string>();
+  const outside = new Set<string>();
+  for (const test of tests) {
+    const unit = unitOf(test);
+    if (unit === null) continue;
+    ran.add(unit);
+    if (!planned.has(unit)) outside.add(unit);
+  }
+  const idle = named ? [] : [...planned].filter((unit) => !ran.has(unit));
+  const warnings: string[] = [];
+  if (outside.size > 0) warnings.push(`--changed: tests ran in ${outside.size} unit(s) the plan did not select: ${[...outside].sort().slice(0, 10).join(', ')}`);
+  if (idle.length > 0) warnings.push(`--changed: ${idle.length} planned unit(s) ran no test: ${idle.sort().slice(0, 10).join(', ')}`);
+  return warnings;
 }
 
 const keepRuns = (request: RunRequest): number => request.keepRuns ?? DEFAULT_KEEP_RUNS;
@@ -284,7 +328,7 @@ function recordFailures(run: Execution, tests: readonly TestResult[], status: Ru
   const previous = latest !== null && latest.framework === run.detection.adapter.id ? latest.failed_tests : null;
   if (tests.length === 0 && previous === null) return false;
   // A shard ran a part of the suite: the failures of the other parts' units stay.
-  const wholeTruth = complete && run.selected === null && run.files.length === 0 && run.request.name === null && run.shard === null;
+  const wholeTruth = complete && run.selected === null && run.files.length === 0 && run.request.name === null && run.shard === null && run.planned === null;
   writeLastFailures(run.artifacts.lastFailures, {
     framework: run.detection.adapter.id,
     project_root: run.root,

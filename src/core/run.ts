@@ -16,13 +16,17 @@ import { asCommand, nextArgv } from './suggest.js';
 import { sumReruns, sumSummaries, unique } from './sum-reports.js';
 import { usageError } from '../model/errors.js';
 import { mergeUnitDurations } from './shard/report-fields.js';
+import { checkInsideTree, readChange } from './change/git-change.js';
 
 /** Runs every project the request touches (up to --jobs at once) and merges their reports
  * (and their results, with files made relative to the invocation directory), in the
  * projects' order. The run has one id: each project records it in its own
  * `.run-tests/runs/<id>/`. */
-export async function runTests(request: RunRequest, interrupts: Interrupts): Promise<ProjectRun> {
-  const runId = request.runId ?? newRunId();
+export async function runTests(given: RunRequest, interrupts: Interrupts): Promise<ProjectRun> {
+  const runId = given.runId ?? newRunId();
+  // --changed: the change is read once, before any project plans from it.
+  const request = given.changed ? { ...given, change: await readChange(given.cwd, given.changed.ref) } : given;
+  if (request.change) checkInsideTree(request.change, request.files);
   // A custom command runs where it was given; detection does not choose its project.
   const selections = request.custom ? [{ root: request.cwd, files: request.files.map((f) => path.relative(request.cwd, f).split(path.sep).join('/')) }]
     : request.allProjects === true ? everyProject(request.cwd)

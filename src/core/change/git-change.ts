@@ -52,6 +52,13 @@ export async function readChange(cwd: string, ref: string | null): Promise<Chang
   return { top, base, head, ref, files: changed, tree: digest(top, base, changed) };
 }
 
+/** Paths given to limit a change (absolute) must lie in its work tree: a usage error naming
+ * the first that does not. */
+export function checkInsideTree(change: Change, files: readonly string[]): void {
+  const outside = files.find((file) => path.relative(change.top, file).split(path.sep)[0] === '..' || path.isAbsolute(path.relative(change.top, file)));
+  if (outside !== undefined) throw usageError(`--changed: ${outside} is outside the git work tree at ${change.top}, so no change of it can be read`);
+}
+
 /** The merge base of `ref` and HEAD, named as git names commits; a usage error saying why
  * when there is none. A ref that would read as an option is refused: it never reaches git. */
 async function mergeBase(top: string, ref: string, head: string | null): Promise<string> {

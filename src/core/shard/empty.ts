@@ -9,8 +9,14 @@ import type { ShardSelection } from './select.js';
  * the whole suite). Recorded as a run is, so `runs` and `show` list it; last-failures.json
  * is left as it was, since nothing ran. */
 export async function recordEmptyShard(run: Context & { detection: Detection }, shard: ShardSelection): Promise<RunReport> {
+  return recordUnstarted(run, () => emptyShardReport(run, shard.info, shard.warnings));
+}
+
+/** A run that decided to start no runner (an empty shard, a change that needs no test),
+ * recorded as a run is; last-failures.json is left as it was. */
+export async function recordUnstarted(run: Context & { detection: Detection }, report: () => RunReport): Promise<RunReport> {
   const { artifacts } = run;
   ensureArtifactsDir(artifacts);
   beginRecord(artifacts, null, run.detection.adapter.id, run.startedAt, run.root);
-  return completeRecord(artifacts, run.request.keepRuns ?? DEFAULT_KEEP_RUNS, () => emptyShardReport(run, shard.info, shard.warnings));
+  return completeRecord(artifacts, run.request.keepRuns ?? DEFAULT_KEEP_RUNS, report);
 }

@@ -38,6 +38,8 @@ export interface ShardInput {
   readonly chosen: RerunSelection | null;
   /** Ctrl-C stops the listing at once: a suite's collection can take minutes. */
   readonly interrupts: Interrupts;
+  /** With --changed: only the units the change needs take part (null: the whole suite). */
+  readonly planned?: ReadonlySet<string> | null;
 }
 
 /** The runner's support for --shard; a usage error (exit 2) naming it when it has none. */
@@ -61,7 +63,8 @@ export async function selectShard(input: ShardInput): Promise<ShardSelection> {
   const stop = input.interrupts.on(stopListings);
   const listed = await support.units({ root: input.root, facts: input.facts, files: input.files, env: input.request.env,
     reportersDir: input.request.reportersDir, runnerArgs: input.request.runnerArgs ?? [] }).finally(stop);
-  const { units, orphans } = input.chosen ? failedUnits(listed, input.chosen.runnable, unitOf) : { units: listed, orphans: [] };
+  const wanted = input.planned ? listed.filter((unit) => input.planned?.has(unit.name)) : listed;
+  const { units, orphans } = input.chosen ? failedUnits(wanted, input.chosen.runnable, unitOf) : { units: wanted, orphans: [] };
   const balance = await balanceSource(input, unitOf);
   const weighed = weigh(units, durationLookup(balance.durations, projectPrefix(input)));
   const dealt = partition(weighed.units, spec.count);
