@@ -9,9 +9,11 @@ export interface Validator {
 }
 
 const file = fileURLToPath(new URL('../../node_modules/.cache/run-tests-tests/schema-validators.cjs', import.meta.url));
-const compiled = createRequire(import.meta.url)(file) as { report: Validator; event: Validator };
+const compiled = createRequire(import.meta.url)(file) as { report: Validator; event: Validator; plan: Validator };
 
 /** schema/report.schema.json */
 export const validateReport: Validator = compiled.report;
 /** schema/events.schema.json: one event. */
 export const validateEvent: Validator = compiled.event;
+/** schema/report.schema.json's planDocument: what `run-tests plan --json` prints. */
+export const validatePlan: Validator = compiled.plan;
