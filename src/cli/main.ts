@@ -338,7 +338,7 @@ function program(runnerArgs: readonly string[] | null): Command {
     .option('--runner <id>', 'override detection')
     .action(detect);
   cli.command('mcp')
-    .description('serve the Model Context Protocol on stdin/stdout: tools run_tests, get_result, list_runs, get_log, detect')
+    .description('serve the Model Context Protocol on stdin/stdout: tools run_tests, plan_tests, get_result, list_runs, get_log, detect')
     .option('--max-response <size>', 'the most bytes of JSON one tool result holds, e.g. 64K; more is cut, and says so', '64K')
     .action(mcp);
   cli.command('help')

@@ -16,6 +16,8 @@ export interface RunInput {
   readonly ids?: readonly string[] | undefined;
   readonly failed_only?: boolean | undefined;
   readonly timeout?: number | undefined;
+  /** true: the working tree against HEAD; a ref: since its merge base. */
+  readonly changed?: true | string | undefined;
 }
 
 export type RunOutcome =
@@ -44,6 +46,8 @@ export function runArgv(input: RunInput): { argv: string[]; cwd: string; files: 
     ...(timeout === null ? [] : [`--timeout=${timeout}`]),
     ...(input.ids ?? []).map((id) => `--id=${id}`),
     ...files,
+    // Last: a bare --changed would take a path after it for its ref.
+    ...(input.changed === undefined ? [] : [input.changed === true ? '--changed' : `--changed=${input.changed}`]),
   ];
   return { argv, cwd, files };
 }

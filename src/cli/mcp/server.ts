@@ -6,7 +6,7 @@ import { HarnessError } from '../../model/errors.js';
 import { visible } from '../../render/visible.js';
 import type { Bounded } from './bounded.js';
 import { startRun, type ChildRun } from './run-child.js';
-import { boundedReport, DESCRIPTIONS, detect, getLog, getResult, listRuns, SCHEMAS } from './tools.js';
+import { boundedReport, DESCRIPTIONS, detect, getLog, getResult, listRuns, planTests, SCHEMAS } from './tools.js';
 
 /** `run-tests mcp`: loaded only by that command, so that no other command pays for the SDK. */
 export interface ServeOptions {
@@ -74,6 +74,7 @@ export async function serveMcp(options: ServeOptions): Promise<void> {
   server.registerTool('list_runs', describe('list_runs'), (input) => answer(limit, async () => result(await listRuns(input, limit))));
   server.registerTool('get_log', describe('get_log'), (input) => answer(limit, async () => result(await getLog(input, limit))));
   server.registerTool('detect', describe('detect'), (input) => answer(limit, async () => result(detect(input, limit, options.reportersDir))));
+  server.registerTool('plan_tests', describe('plan_tests'), (input) => answer(limit, async () => result(await planTests(input, limit, options.reportersDir))));
 
   const closed = new Promise<void>((resolve) => {
     server.server.onclose = resolve;

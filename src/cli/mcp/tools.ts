@@ -7,7 +7,8 @@ import { RUNNER_IDS } from '../../runners/ids.js';
 import { ARTIFACTS_DIR } from '../../store/artifacts.js';
 import { RUN_LOG, runDir, runIds } from '../../store/runs.js';
 import { describeDetection } from '../detect-command.js';
-import { resolveCwd } from '../options.js';
+import { resolveCwd, resolveFiles } from '../options.js';
+import { planProjects } from '../plan-command.js';
 import { runListings, storedReport } from '../runs-command.js';
 import { fit, type Bounded } from './bounded.js';
 import { searchLog, tailLog } from './log.js';
@@ -25,6 +26,13 @@ export const SCHEMAS = {
     ids: z.array(z.string().min(1).max(4096)).max(1000).optional().describe('exactly the tests with these ids (failed_tests[].id)'),
     failed_only: z.boolean().optional().describe("rerun exactly the previous run's failures"),
     timeout: z.number().positive().max(2147483.647).optional().describe('seconds before the run is killed (default 300)'),
+    changed: z.union([z.literal(true), z.string().min(1).max(256)]).optional()
+      .describe('run only what the change needs: true for the working tree against HEAD, or a git ref to measure from its merge base (see plan_tests)'),
+  }),
+  plan_tests: z.strictObject({
+    cwd,
+    changed: z.string().min(1).max(256).optional().describe('a git ref: the change since its merge base with HEAD, uncommitted changes included (default: the working tree and index against HEAD)'),
+    files: z.array(z.string().min(1).max(4096)).max(1000).optional().describe('limit the change to these files or directories'),
   }),
   get_result: z.strictObject({ cwd, run_id: runId }),
   list_runs: z.strictObject({ cwd, limit: z.number().int().min(1).max(100).default(20).describe('at most this many runs, newest first') }),
@@ -44,6 +52,7 @@ export const DESCRIPTIONS: Record<keyof typeof SCHEMAS, string> = {
   list_runs: 'The stored runs of the project, newest first: run_id, status, summary, command.',
   get_log: "A run's log (the runner's output): its last lines (tail), or the lines containing a text (search).",
   detect: 'Which runner would run, the exact command, the project root and why. Runs nothing.',
+  plan_tests: "Which tests the change needs, per project, and why (each unit's reasons; the whole suite with the reason when the change cannot be placed for certain); runs nothing. run_tests with changed runs it.",
 };
 
 /** The report, with failed tests and warnings dropped from the end when it is too large. */
@@ -64,6 +73,21 @@ export async function listRuns(input: z.infer<typeof SCHEMAS.list_runs>, limit: 
 export function detect(input: z.infer<typeof SCHEMAS.detect>, limit: number, reportersDir: string): Bounded {
   const { report } = describeDetection(resolveCwd(input.cwd), input.runner ?? null, reportersDir, process.env);
   return fit(report as unknown as Record<string, unknown>, limit, ['projects'], null);
+}
+
+/** plan_tests: the plan of each project, its lists flattened (each entry names its
+ * project) so that the longest are cut from their ends when the response is too large. */
+export async function planTests(input: z.infer<typeof SCHEMAS.plan_tests>, limit: number, reportersDir: string): Promise<Bounded> {
+  const cwd = resolveCwd(input.cwd);
+  const files = resolveFiles(cwd, input.files ?? [], undefined);
+  const document = await planProjects({ cwd, files, ref: input.changed ?? null, allProjects: false, runner: null, env: process.env, reportersDir });
+  const projects = document.projects.map(({ plan, ...project }) => ({
+    ...project,
+    ...(plan === null ? {} : { base: plan.base, head: plan.head, ref: plan.ref, tree: plan.tree, whole_suite: plan.whole_suite, changed_files: plan.changed.length, units_planned: plan.units.length }),
+  }));
+  const units = document.projects.flatMap((p) => (p.plan?.units ?? []).map((unit) => ({ project_root: p.project_root, ...unit })));
+  const changed = document.projects.flatMap((p) => (p.plan?.changed ?? []).map((file) => ({ project_root: p.project_root, ...file })));
+  return fit({ schema_version: document.schema_version, projects, units, changed }, limit, ['changed', 'units', 'projects'], null);
 }
 
 /** Room in a response for what surrounds the log's text. */

@@ -37,7 +37,7 @@ export async function readChange(cwd: string, ref: string | null): Promise<Chang
   const top = path.resolve(topOut.stdout.trim());
   const headOut = await git(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], top);
   const head = headOut.ok ? headOut.stdout.trim() : null;
-  const base = ref === null ? head : await mergeBase(top, ref, head);
+  const base = ref === null ? head : await mergeBase(top, ref, head, cwd);
   const [diff, untracked] = await Promise.all([
     base === null ? git(['ls-files', '-z', '--cached'], top) : git(['diff', '--name-status', '-z', '--no-renames', '--no-ext-diff', base, '--'], top),
     git(['ls-files', '-z', '--others', '--exclude-standard'], top),
@@ -61,10 +61,14 @@ export function checkInsideTree(change: Change, files: readonly string[]): void 
 
 /** The merge base of `ref` and HEAD, named as git names commits; a usage error saying why
  * when there is none. A ref that would read as an option is refused: it never reaches git. */
-async function mergeBase(top: string, ref: string, head: string | null): Promise<string> {
+async function mergeBase(top: string, ref: string, head: string | null, cwd: string): Promise<string> {
   if (ref === '' || ref.startsWith('-')) throw usageError(`--changed: ${JSON.stringify(ref)} is no git ref`);
   const commit = await git(['rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`], top);
-  if (!commit.ok) throw usageError(`--changed: ${JSON.stringify(ref)} names no commit in ${top} (git rev-parse found none)`);
+  if (!commit.ok) {
+    // `--changed src/a.ts`: the option took a file for its ref.
+    const file = fs.existsSync(path.resolve(cwd, ref)) ? `; ${ref} is a file: give files before --changed, or the ref as --changed=<ref>` : '';
+    throw usageError(`--changed: ${JSON.stringify(ref)} names no commit in ${top} (git rev-parse found none)${file}`);
+  }
   if (head === null) throw usageError(`--changed ${ref}: the repository at ${top} has no commit yet, so nothing can be measured against ${ref}`);
   const sha = commit.stdout.trim();
   const found = await git(['merge-base', sha, head], top);
