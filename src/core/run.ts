@@ -17,6 +17,7 @@ import { sumReruns, sumSummaries, unique } from './sum-reports.js';
 import { usageError } from '../model/errors.js';
 import { mergeUnitDurations } from './shard/report-fields.js';
 import { checkInsideTree, readChange } from './change/git-change.js';
+import { nothingToRun } from './change/plan.js';
 
 /** Runs every project the request touches (up to --jobs at once) and merges their reports
  * (and their results, with files made relative to the invocation directory), in the
@@ -58,7 +59,9 @@ const relativeTo = (cwd: string, root: string, file: string | null): string | nu
 const SEVERITY: readonly RunStatus[] = ['interrupted', 'timed_out', 'abandoned', 'error', 'failed', 'no_tests', 'passed', 'nothing_to_rerun'];
 
 export function mergeReports(request: RunRequest, reports: readonly RunReport[], reason = 'files in several projects: each ran in its own project root'): RunReport {
-  const status = SEVERITY.find((s) => reports.some((r) => r.status === s)) ?? 'interrupted';
+  // --changed: a project the change does not touch ran nothing, by design; it decides nothing.
+  const deciding = reports.filter((r) => !(r.plan && nothingToRun(r.plan)));
+  const status = SEVERITY.find((s) => (deciding.length > 0 ? deciding : reports).some((r) => r.status === s)) ?? 'interrupted';
   const prefix = (report: RunReport, file: string | null) => relativeTo(request.cwd, report.project_root, file);
   const failedRoots = reports.filter((r) => r.failed_tests.length > 0 && r.failures_file !== null).map((r) => r.project_root);
   return {
@@ -66,7 +69,7 @@ export function mergeReports(request: RunRequest, reports: readonly RunReport[],
     source: 'run',
     run_id: reports[0]?.run_id ?? null,
     status,
-    exit_code: exitCodeOf(status, request.allowNoTests),
+    exit_code: deciding.length === 0 ? 0 : exitCodeOf(status, request.allowNoTests),
     framework: unique(reports.map((r) => r.framework)),
     reason,
     command: reports.map((r) => r.command ?? '(not run)').join(' ; '),

@@ -47,9 +47,9 @@ suite('run-tests mcp', () => {
     const client = await connect();
     try {
       const { tools } = await client.listTools();
-      expect(tools.map((t) => t.name).sort()).toEqual(['detect', 'get_log', 'get_result', 'list_runs', 'run_tests']);
+      expect(tools.map((t) => t.name).sort()).toEqual(['detect', 'get_log', 'get_result', 'list_runs', 'plan_tests', 'run_tests']);
       const runTests = tools.find((t) => t.name === 'run_tests');
-      expect(Object.keys(runTests?.inputSchema.properties ?? {}).sort()).toEqual(['cwd', 'failed_only', 'files', 'ids', 'name', 'timeout']);
+      expect(Object.keys(runTests?.inputSchema.properties ?? {}).sort()).toEqual(['changed', 'cwd', 'failed_only', 'files', 'ids', 'name', 'timeout']);
       expect(runTests?.inputSchema).toMatchObject({ additionalProperties: false });
 
       const report = structured(await call(client, 'run_tests', { cwd: dir })) as unknown as RunReport;
