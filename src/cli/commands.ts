@@ -16,5 +16,6 @@ export const modules = {
   colors: () => import('../render/colors.js'),
   runs: () => import('./runs-command.js'),
   plan: () => import('./plan-command.js'),
+  watch: () => import('./watch.js'),
   planText: () => import('../render/plan.js'),
 };

@@ -52,6 +52,7 @@ interface RunOptions {
   jobs?: string;
   allProjects?: boolean;
   changed?: string | true;
+  watch?: boolean;
 }
 
 /** The only place that ends the process. */
@@ -121,12 +122,23 @@ async function run(files: string[], options: RunOptions, runnerArgs: readonly st
     const other = request.failedOnly ? '--failed-only' : request.ids.length > 0 ? '--id' : request.locations.length > 0 ? request.locations[0]?.operand : custom ? '--command' : null;
     if (other) throw usageError(`--changed runs what the change needs; it cannot be combined with ${other}`);
   }
+  if (options.watch === true) {
+    const other = options.json ? '--json' : request.shard ? '--shard' : custom ? '--command' : request.failedOnly ? '--failed-only' : request.ids.length > 0 ? '--id' : options.junit !== undefined ? '--junit' : null;
+    if (other) throw usageError(`--watch reruns on a terminal as files are saved; it cannot be combined with ${other}`);
+  }
   if (custom && request.failedOnly) throw new HarnessError('USAGE', '--failed-only cannot select tests of a --command: run-tests does not know its test names');
   const [{ runTests }, { Interrupts }] = await Promise.all([load('run'), load('request')]);
   const interrupts = new Interrupts();
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => interrupts.raise(signal));
   // A closed terminal (SIGHUP) ends the run as SIGTERM does; by default it would kill run-tests alone.
   process.on('SIGHUP', () => interrupts.raise('SIGTERM'));
+  if (options.watch === true) {
+    const [{ watchRuns }, render] = await Promise.all([load('watch'), loadRenderer(false)]);
+    // Keys as typed: q ends the watch; Ctrl-C then arrives as a key, not a signal.
+    if (process.stdin.isTTY) process.stdin.setRawMode(true);
+    exit(await watchRuns(request, { live: () => liveDisplay(options, process.env), render, out: process.stdout, input: process.stdin }, interrupts));
+    return;
+  }
   const { report, tests } = await runTests(request, interrupts);
   if (junitPath !== null) await writeJunit(junitPath, report, tests);
   await github?.finish(report);
@@ -282,6 +294,7 @@ function program(runnerArgs: readonly string[] | null): Command {
     .option('--jobs <n>', 'run up to n projects of a run at once (several subprojects, workspaces, --all-projects); default: the number of CPUs')
     .option('--keep-runs <n>', 'keep the newest n run directories in .run-tests/runs, this one included', '20')
     .option('--changed [ref]', 'run only what the change needs (see `run-tests plan`): the working tree against HEAD, or everything since the merge base with ref')
+    .option('--watch', 'after the run, rerun what each save needs (the recorded failures first) until q or Ctrl-C')
     .addHelpText('after', `\n${EXAMPLES}\n\n${EXIT_CODE_TABLE}\n`)
     .showSuggestionAfterError()
     .action((files: string[], options: RunOptions) => run(files, options, runnerArgs ?? []))

@@ -70,11 +70,13 @@ export async function runProject(request: RunRequest, selection: ProjectSelectio
       : request.failedOnly && last !== null ? selectRerun(last, selection.files, artifacts.lastFailures) : null;
     if (request.failedOnly && chosen === null) return { report: nothingToRerun({ ...base, detection }), tests: [] };
     // --changed: the units the change needs (the file operands only limit the change).
+    const failed = request.change && request.failuresFirst ? failedUnits(last, unitOfTests(detection.adapter, facts)) : [];
     const plan = request.change ? await planChange({ runner: detection.adapter, root: selection.root, facts, change: request.change, env: request.env,
-      reportersDir: request.reportersDir, runnerArgs: request.runnerArgs ?? [], within: selection.files }) : null;
+      reportersDir: request.reportersDir, runnerArgs: request.runnerArgs ?? [], within: selection.files, failed }) : null;
     const detected = detection;
     if (plan && nothingToRun(plan)) return { report: await recordUnstarted({ ...base, detection }, () => nothingChangedReport({ ...base, detection: detected }, plan, NO_CHANGE_AFFECTS)), tests: [] };
-    const selected = plan && plan.whole_suite === null ? new Set(plan.units.map((unit) => unit.unit)) : null;
+    // Failures first (--watch): runners that keep the order of their files run them first.
+    const selected = plan && plan.whole_suite === null ? new Set([...failed.filter((unit) => plan.units.some((u) => u.unit === unit)), ...plan.units.map((unit) => unit.unit)]) : null;
     const files = plan ? [] : selection.files;
     // --shard: this run's part of the units (of the failures' units, with --failed-only).
     const shard = request.shard ? await selectShard({ request, runner: detection.adapter, root: selection.root, facts, files, artifactsDir: artifacts.dir, chosen, interrupts, planned: selected }) : null;
@@ -121,6 +123,12 @@ export async function runProject(request: RunRequest, selection: ProjectSelectio
     const begun = fs.existsSync(artifacts.runDir);
     return { report: begun ? await completeRecord(artifacts, keepRuns(request), failed) : failed(), tests: [] };
   }
+}
+
+/** The units of the recorded failures, each once, in their recorded order. */
+function failedUnits(last: LastFailures | null, unitOf: (test: { id: string; name: string; file: string | null }) => string | null): string[] {
+  const units = (last?.failed_tests ?? []).map((record) => unitOf({ id: record.id, name: record.test_name, file: record.file }));
+  return [...new Set(units.filter((unit): unit is string => unit !== null))];
 }
 
 /** PlanRequest's files and units: a runner whose units are no files (go's packages) is

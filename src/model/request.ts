@@ -117,8 +117,11 @@ export interface RunRequest {
   /** --changed [ref]: run what the change needs (ref null: the working tree and index
    * against HEAD); file operands then limit the change to those paths. */
   readonly changed?: { readonly ref: string | null } | null;
-  /** The change --changed reads, once for all the run's projects (set by runTests). */
+  /** The change --changed reads, once for all the run's projects (set by runTests), or
+   * the files --watch saw saved. */
   readonly change?: Change;
+  /** --watch: with a change, the units of the recorded failures run too, and first. */
+  readonly failuresFirst?: boolean;
   /** Called as each runner starts: work that can overlap the run (loading the renderer). */
   readonly onRunnerStarted?: () => void;
 }

@@ -1,5 +1,5 @@
 import type { ChalkInstance } from 'chalk';
-import type { RunReport, ShardInfo } from '../model/report.js';
+import type { ChangePlan, RunReport, ShardInfo } from '../model/report.js';
 import type { FailedTestRecord, RunningTest, RunStatus, Summary } from '../model/results.js';
 import { messageLines } from './message.js';
 import { visible } from './visible.js';
@@ -53,7 +53,17 @@ function header(report: RunReport, c: ChalkInstance): string[] {
     // No command (an empty shard, a listing that failed): no `$` line.
     ...(report.source === 'run' ? (report.command ? [c.dim(`$ ${visible(report.command)}`)] : []) : source),
     ...(report.shard ? [shardLine(report.shard)] : []),
+    ...(report.plan ? [planLine(report.plan)] : []),
   ];
+}
+
+/** `changed 2 files: runs 3 units (test/a.test.js: imports src/a.js; …)`, or the whole suite and why. */
+function planLine(plan: ChangePlan): string {
+  const changed = `changed ${plan.changed.length} ${plan.changed.length === 1 ? 'file' : 'files'}`;
+  if (plan.whole_suite !== null) return `${changed}: the whole suite runs, ${visible(plan.whole_suite.reason)}`;
+  if (plan.units.length === 0) return `${changed}: nothing to run here`;
+  const shown = plan.units.slice(0, 3).map((u) => `${visible(u.unit)}: ${visible(u.reasons.join(', '))}`).join('; ');
+  return `${changed}: runs ${plan.units.length} ${plan.units.length === 1 ? 'unit' : 'units'} (${shown}${plan.units.length > 3 ? '; …' : ''})`;
 }
 
 /** `shard 2/4: 10 of 40 units, balanced by recorded runs`. */

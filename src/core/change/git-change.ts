@@ -52,6 +52,19 @@ export async function readChange(cwd: string, ref: string | null): Promise<Chang
   return { top, base, head, ref, files: changed, tree: digest(top, base, changed) };
 }
 
+/** The files saved since the last run of `run-tests --watch`, as a change: relative to
+ * the file system's root (they may lie in several projects), measured from HEAD where
+ * `cwd` is in a work tree. */
+export async function savedChange(cwd: string, saved: ReadonlyMap<string, ChangedFile['change']>): Promise<Change> {
+  const top = path.parse(cwd).root;
+  const head = await git(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], cwd);
+  const base = head.ok ? head.stdout.trim() : null;
+  const files = [...saved].map(([file, change]) => ({ path: path.relative(top, file).split(path.sep).join('/'), change }))
+    .filter((file) => !file.path.split('/').includes('.run-tests'))
+    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return { top, base, head: base, ref: null, files, tree: digest(top, base, files) };
+}
+
 /** Paths given to limit a change (absolute) must lie in its work tree: a usage error naming
  * the first that does not. */
 export function checkInsideTree(change: Change, files: readonly string[]): void {

@@ -14,6 +14,8 @@ export interface PlanInput {
   readonly runnerArgs: readonly string[];
   /** Limits the change to these paths (files or directories, relative to root); empty: all of it. */
   readonly within?: readonly string[];
+  /** --watch: the units of the recorded failures, selected too (`failed in the last run`). */
+  readonly failed?: readonly string[];
 }
 
 /** What the change needs in one project: its changed files, then the units the runner's
@@ -30,7 +32,8 @@ export async function planChange(input: PlanInput): Promise<ChangePlan> {
     changed: inside.map((file) => ({ file: file.path, change: file.change })), ...rest,
   });
   const whole = (reason: string): ChangePlan => plan({ units: [], whole_suite: { reason } });
-  if (inside.length === 0) return plan({ units: [], whole_suite: null });
+  const failed = input.failed ?? [];
+  if (inside.length === 0 && failed.length === 0) return plan({ units: [], whole_suite: null });
   const deleted = inside.find((file) => file.change === 'deleted');
   if (deleted) return whole(`${deleted.path} was deleted: what loaded it cannot be told from the tree as it is`);
   if (runner.changes === undefined || runner.shard === undefined) return whole(`run-tests cannot tell which ${runner.id} tests a file can break`);
@@ -49,6 +52,8 @@ export async function planChange(input: PlanInput): Promise<ChangePlan> {
     reasons.set(unit, list);
   };
   for (const file of inside) if (names.has(file.path)) add(file.path, 'changed test file');
+  for (const unit of failed) if (names.has(unit)) add(unit, 'failed in the last run');
+  if (inside.length === 0) return plan({ units: sortedUnits(reasons), whole_suite: null });
   let affected;
   try {
     affected = await runner.changes.affected({ ...request, changed: all.filter((file) => file.change !== 'deleted'), units });
