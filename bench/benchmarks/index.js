@@ -1,3 +1,4 @@
+import { changedBench } from './changed.js';
 import { floodMemory } from './flood-memory.js';
 import { goBench } from './go.js';
 import { jobsBench } from './jobs.js';
@@ -13,4 +14,4 @@ import { startup } from './startup.js';
 import { treeBinding } from './tree-binding.js';
 
 /** Every benchmark, in the order `npm run bench` runs them. */
-export const benchmarks = [startup, minitestOverhead, goBench, runnerOverhead, parsers, linearityBench, floodMemory, processLimits, treeBinding, runRecord, jobsBench, mergeBench, shardBalance];
+export const benchmarks = [startup, minitestOverhead, goBench, runnerOverhead, parsers, linearityBench, floodMemory, processLimits, treeBinding, runRecord, jobsBench, mergeBench, shardBalance, changedBench];

@@ -25,3 +25,9 @@ export const JOBS = { maxRatio: 0.6 };
 /** Sharding (issue 23): 4 shards balanced by recorded timings; the slowest at most 1.15x
  * the ideal (the total / 4). */
 export const SHARD_BALANCE = { maxRatio: 1.15 };
+
+/** Testing a change (issue 30): planning a one-file change at most 0.2x the full run's
+ * time, and running it (`--changed`) at most 0.3x, on a 64-package Go module and a
+ * 3,000-test JavaScript project. */
+export const CHANGED_PLAN = { maxRatio: 0.2 };
+export const CHANGED_RUN = { maxRatio: 0.3 };
