@@ -263,9 +263,9 @@ async function finish(run: Execution, outcome: ProcessOutcome, follower: ReportF
   // A rerun that lost some of its selection proves nothing about those tests.
   if (status === 'passed' && missing.length > 0) status = 'error';
   // --changed: what ran must be what was planned, as a rerun's tests must be.
-  const unplanned = run.planned ? plannedCheck(run.planned, tests, unitOfTests(adapter, run.facts), request.name !== null) : [];
-  warnings.push(...unplanned);
-  if (status === 'passed' && unplanned.length > 0) status = 'error';
+  const unplanned = run.planned ? plannedCheck(run.planned, tests, unitOfTests(adapter, run.facts), request.name !== null) : { outside: [], idle: [] };
+  warnings.push(...unplanned.outside, ...unplanned.idle);
+  if (status === 'passed' && unplanned.outside.length > 0) status = 'error';
   const named = checkName(request.name, adapter, tests, status, read.warnings);
   warnings.push(...named.warnings);
   // That the name matched nothing says why no test ran; the bare "no tests ran" goes.
@@ -296,9 +296,11 @@ async function finish(run: Execution, outcome: ProcessOutcome, follower: ReportF
   return { report: result, tests };
 }
 
-/** What a --changed run ran against what it planned: a test of a unit not planned, or a
- * planned unit that ran no test (unless --name narrowed them), each a warning. */
-function plannedCheck(planned: ReadonlySet<string>, tests: readonly TestResult[], unitOf: (test: TestResult) => string | null, named: boolean): string[] {
+/** What a --changed run ran against what it planned: a test of a unit not planned makes
+ * the run no pass (`outside`); a planned unit that ran no test (unless --name narrowed
+ * them) is said (`idle`) but decides nothing: a unit may hold no test (a cargo binary
+ * without tests, a file of skipped tests the runner does not report). */
+function plannedCheck(planned: ReadonlySet<string>, tests: readonly TestResult[], unitOf: (test: TestResult) => string | null, named: boolean): { outside: string[]; idle: string[] } {
   const ran = new Set<string>();
   const outside = new Set<string>();
   for (const test of tests) {
@@ -308,10 +310,11 @@ function plannedCheck(planned: ReadonlySet<string>, tests: readonly TestResult[]
     if (!planned.has(unit)) outside.add(unit);
   }
   const idle = named ? [] : [...planned].filter((unit) => !ran.has(unit));
-  const warnings: string[] = [];
-  if (outside.size > 0) warnings.push(`--changed: tests ran in ${outside.size} unit(s) the plan did not select: ${[...outside].sort().slice(0, 10).join(', ')}`);
-  if (idle.length > 0) warnings.push(`--changed: ${idle.length} planned unit(s) ran no test: ${idle.sort().slice(0, 10).join(', ')}`);
-  return warnings;
+  const list = (units: Iterable<string>) => [...units].sort().slice(0, 10).join(', ');
+  return {
+    outside: outside.size === 0 ? [] : [`--changed: tests ran in ${outside.size} unit(s) the plan did not select: ${list(outside)}`],
+    idle: idle.length === 0 ? [] : [`--changed: ${idle.length} planned unit(s) ran no test: ${list(idle)}`],
+  };
 }
 
 const keepRuns = (request: RunRequest): number => request.keepRuns ?? DEFAULT_KEEP_RUNS;
