@@ -32,6 +32,7 @@ import { locateTests } from './locations.js';
 import { selectShard, shardSupport, unitOfTests } from './shard/select.js';
 import { recordEmptyShard, recordUnstarted } from './shard/empty.js';
 import { NO_CHANGE_AFFECTS, nothingToRun, planChange } from './change/plan.js';
+import { plannedCheck } from './change/planned-check.js';
 import { nothingChangedReport } from './build-report.js';
 import type { ChangePlan } from '../model/report.js';
 import { shardParts } from './shard/report-fields.js';
@@ -294,27 +295,6 @@ async function finish(run: Execution, outcome: ProcessOutcome, follower: ReportF
     return { ...built, ...treeFields };
   });
   return { report: result, tests };
-}
-
-/** What a --changed run ran against what it planned: a test of a unit not planned makes
- * the run no pass (`outside`); a planned unit that ran no test (unless --name narrowed
- * them) is said (`idle`) but decides nothing: a unit may hold no test (a cargo binary
- * without tests, a file of skipped tests the runner does not report). */
-function plannedCheck(planned: ReadonlySet<string>, tests: readonly TestResult[], unitOf: (test: TestResult) => string | null, named: boolean): { outside: string[]; idle: string[] } {
-  const ran = new Set<string>();
-  const outside = new Set<string>();
-  for (const test of tests) {
-    const unit = unitOf(test);
-    if (unit === null) continue;
-    ran.add(unit);
-    if (!planned.has(unit)) outside.add(unit);
-  }
-  const idle = named ? [] : [...planned].filter((unit) => !ran.has(unit));
-  const list = (units: Iterable<string>) => [...units].sort().slice(0, 10).join(', ');
-  return {
-    outside: outside.size === 0 ? [] : [`--changed: tests ran in ${outside.size} unit(s) the plan did not select: ${list(outside)}`],
-    idle: idle.length === 0 ? [] : [`--changed: ${idle.length} planned unit(s) ran no test: ${list(idle)}`],
-  };
 }
 
 const keepRuns = (request: RunRequest): number => request.keepRuns ?? DEFAULT_KEEP_RUNS;
