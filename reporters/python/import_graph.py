@@ -278,11 +278,14 @@ def main():
     entries = [os.path.abspath(os.path.join(root, e)) for e in given["entries"]]
     graph = Graph(root, [os.path.join(root, r) for r in given["roots"]] + [basedir(e) for e in entries])
     named = [(name, f"the pytest plugin -p {name}") for name in given.get("plugins", [])] + entry_point_modules(given.get("entry_points", []))
-    preloaded = {f: why for name, why in named for f in graph.absolute(name, False)[0]}
+    preloaded = {}
+    for name, why in named:
+        for f in graph.absolute(name, False)[0]:
+            preloaded.setdefault(f, why)
     for r in graph.roots:
         for name in PRELOADED_NAMES:
             if os.path.isfile(os.path.join(r, name)) and graph.inside(os.path.join(r, name)):
-                preloaded[os.path.join(r, name)] = f"Python imports {name} as it starts"
+                preloaded.setdefault(os.path.join(r, name), f"Python imports {name} as it starts")
     starts = sorted(set(entries) | set(preloaded))
     modules = graph.build(starts, False)
     if any(not isinstance(graph.parsed[m], str) and graph.parsed[m].changes_sys_path for m in modules):

@@ -41,6 +41,8 @@ export const pythonPathDirs = (root: string, env: NodeJS.ProcessEnv): string[] =
 /** The graph's time: it parses each module once, far below a listing's. */
 const GRAPH_TIMEOUT_MS = 60_000;
 
+/** The units a change can break: a file that alone is the whole suite (a config file,
+ * a root conftest.py, a file of another kind) is decided before any python starts. */
 export async function pythonAffected(request: AffectedRequest, options: PythonGraphOptions): Promise<AffectedUnits> {
   const changed = request.changed.map((file) => file.path);
   const roots = [...new Set(options.roots.map((r) => r.replace(/\/$/, '') || '.'))];
@@ -50,8 +52,7 @@ export async function pythonAffected(request: AffectedRequest, options: PythonGr
   }
   const units = request.units.map((unit) => unit.name);
   const conftests = options.conftests ? conftestsOf(units, (file) => request.facts.exists(file)) : [];
-  const graph = await importGraph(request, options, {
-    root: request.root,
+  const graph = await readImportGraph({ root: request.root, env: request.env, reportersDir: reportersDir(request), python: options.python }, {
     roots: roots.filter((r) => !r.startsWith('../')),
     entries: [...units, ...conftests],
     parse: changed.filter((file) => file.endsWith('.py') && !file.startsWith('../')),
@@ -61,13 +62,30 @@ export async function pythonAffected(request: AffectedRequest, options: PythonGr
   return affectedByImports({ changed, units, roots, conftests: options.conftests }, graph);
 }
 
-async function importGraph(request: AffectedRequest, options: PythonGraphOptions, input: object): Promise<ImportGraph> {
+/** What reporters/python/import_graph.py is given (its docstring says what each is). */
+export interface GraphInput {
+  readonly roots: readonly string[];
+  readonly entries: readonly string[];
+  readonly parse: readonly string[];
+  readonly plugins: readonly string[];
+  readonly entry_points: readonly string[];
+}
+
+export interface GraphRun {
+  readonly root: string;
+  readonly env: NodeJS.ProcessEnv;
+  readonly reportersDir: string;
+  readonly python: string;
+}
+
+/** The graph, as the script reads it in `run.python`; a RUNNER_FAILED error when it fails. */
+export async function readImportGraph(run: GraphRun, input: GraphInput): Promise<ImportGraph> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'run-tests-graph-'));
   const given = path.join(dir, 'input.json');
-  const argv = [options.python, path.join(reportersDir(request), 'python', 'import_graph.py'), given];
+  const argv = [run.python, path.join(run.reportersDir, 'python', 'import_graph.py'), given];
   try {
-    fs.writeFileSync(given, JSON.stringify(input));
-    const outcome = await runListing({ argv, cwd: request.root, env: request.env, timeoutMs: GRAPH_TIMEOUT_MS });
+    fs.writeFileSync(given, JSON.stringify({ root: run.root, ...input }));
+    const outcome = await runListing({ argv, cwd: run.root, env: run.env, timeoutMs: GRAPH_TIMEOUT_MS });
     const graph = outcome.code === 0 ? parseGraph(outcome.stdout) : null;
     if (graph !== null) return graph;
     const ended = outcome.code === null ? `signal ${outcome.signal ?? '?'}` : `exit ${outcome.code}`;

@@ -201,7 +201,8 @@ function moduleName(file: string, top: string): string | null {
   return parts.every((part) => /^[A-Za-z_]\w*$/.test(part)) ? parts.join('.') : null;
 }
 
-function unittestGraphOptions({ root, facts, env }: UnitsRequest): PythonGraphOptions {
+/** Where the project's `python -m unittest` imports from, and its interpreter. */
+export function unittestGraphOptions({ root, facts, env }: UnitsRequest): PythonGraphOptions {
   const command = unittestCommand(facts);
   const { start } = discoverParts(command);
   return {
