@@ -31,6 +31,10 @@ const REQUIREMENTS = /^(?:requirements.*\.(?:txt|in)|constraints.*\.txt|Pipfile|
 /** Files pytest reads from the directories above its rootdir too. */
 const PYTEST_ABOVE: ReadonlySet<string> = new Set(['conftest.py', 'pytest.ini', '.pytest.ini', 'pyproject.toml', 'setup.cfg', 'tox.ini']);
 
+/** What a run of the tests writes itself: Python's bytecode cache, checked against its
+ * source as it is loaded, and pytest's cache (which tests failed last). */
+const RUN_CACHE = /(?:^|\/)(?:__pycache__|\.pytest_cache)\//;
+
 const baseName = (file: string): string => file.slice(file.lastIndexOf('/') + 1);
 const dirName = (file: string): string => (file.includes('/') ? file.slice(0, file.lastIndexOf('/')) : '');
 const below = (file: string, dir: string): boolean => dir === '' || file.startsWith(`${dir}/`);
@@ -39,6 +43,7 @@ const below = (file: string, dir: string): boolean => dir === '' || file.startsW
  * it is another project's, outside this one and off its import path). */
 export function wholeSuiteFile(file: string, change: Pick<PythonChange, 'roots' | 'conftests'>): string | null {
   const name = baseName(file);
+  if (RUN_CACHE.test(file)) return null;
   if (file.startsWith('../')) {
     if (change.conftests && PYTEST_ABOVE.has(name) && /^(?:\.\.\/)+[^/]+$/.test(file)) return `${file} changed: pytest reads it from a directory above the project`;
     const root = change.roots.find((r) => r.startsWith('../') && below(file, r));
