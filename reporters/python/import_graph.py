@@ -44,14 +44,21 @@ def shown(source, node):
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-class Imports(ast.NodeVisitor):
-    """A module's imports as (level, dotted name, names imported from it or None)."""
+class Imports:
+    """A module's imports as (level, dotted name, names imported from it or None), what
+    makes them unknowable (`computed`), and whether it changes sys.path."""
 
-    def __init__(self, source):
+    def __init__(self, source, tree):
         self.source = source
         self.found = []
         self.computed = None
         self.changes_sys_path = False
+        # ast.walk and a dispatch on the node's type: a NodeVisitor's recursion costs
+        # twice the parse on a large suite.
+        for node in ast.walk(tree):
+            read = getattr(self, READERS.get(type(node), ""), None)
+            if read is not None:
+                read(node)
 
     def refuse(self, reason):
         if self.computed is None:
@@ -68,7 +75,6 @@ class Imports(ast.NodeVisitor):
         self.found.append((node.level, node.module or "", names))
         if node.level == 0 and (node.module or "").split(".")[0] == "runpy":
             self.refuse("imports runpy, which runs modules by name or path")
-        self.generic_visit(node)
 
     def visit_Attribute(self, node):
         if isinstance(node.value, ast.Name) and node.value.id == "sys":
@@ -76,7 +82,6 @@ class Imports(ast.NodeVisitor):
                 self.changes_sys_path = True
             elif node.attr == "executable":
                 self.refuse(f"starts python itself ({shown(self.source, node)})")
-        self.generic_visit(node)
 
     def visit_Assign(self, node):
         if any(isinstance(t, ast.Name) and t.id == "pytest_plugins" for t in node.targets):
@@ -87,7 +92,6 @@ class Imports(ast.NodeVisitor):
                 self.refuse(f"names its pytest_plugins by a computed value ({shown(self.source, node)})")
             else:
                 self.found.extend((0, name, None) for name in names)
-        self.generic_visit(node)
 
     def visit_Call(self, node):
         name = call_name(node.func)
@@ -99,7 +103,6 @@ class Imports(ast.NodeVisitor):
             self.refuse(f"loads a module by its path or name ({shown(self.source, node)})")
         elif name in SYS_PATH_CHANGES:
             self.changes_sys_path = True
-        self.generic_visit(node)
 
     def computed_import(self, node):
         target = literal(node.args[0]) if node.args else None
@@ -113,12 +116,18 @@ class Imports(ast.NodeVisitor):
             self.refuse(f"imports a computed name ({shown(self.source, node)})")
 
 
+READERS = {ast.Import: "visit_Import", ast.ImportFrom: "visit_ImportFrom", ast.Attribute: "visit_Attribute", ast.Assign: "visit_Assign", ast.Call: "visit_Call"}
+
+
 class Graph:
     def __init__(self, root, roots):
-        self.root = os.path.abspath(root)
+        # Real paths: where the interpreter finds a module is given as one.
+        self.root = os.path.realpath(root)
         self.roots = sorted({os.path.abspath(r) for r in roots})
         self.parsed = {}
         self.specs = {}
+        self.listed = {}
+        self.resolved = {}
         self.holders = None
 
     def inside(self, path):
@@ -129,28 +138,40 @@ class Graph:
             try:
                 with open(path, "rb") as f:
                     source = f.read()
-                tree = ast.parse(source, filename=path)
-                visitor = Imports(source.decode("utf-8", "replace"))
-                visitor.visit(tree)
-                self.parsed[path] = visitor
+                self.parsed[path] = Imports(importlib.util.decode_source(source), ast.parse(source, filename=path))
             except SyntaxError as error:
                 self.parsed[path] = f"cannot be parsed ({type(error).__name__}: {error.msg}, line {error.lineno})"
             except (OSError, ValueError) as error:
                 self.parsed[path] = f"cannot be parsed ({type(error).__name__}: {error})"
         return self.parsed[path]
 
+    def listing(self, directory):
+        """The files and the directories in a directory, each directory listed once."""
+        if directory not in self.listed:
+            files, dirs = set(), set()
+            try:
+                with os.scandir(directory) as found:
+                    for entry in found:
+                        (dirs if entry.is_dir() else files).add(entry.name)
+            except OSError:
+                pass
+            self.listed[directory] = (files, dirs)
+        return self.listed[directory]
+
     def walk(self, start, parts):
-        """The files `parts` loads below `start`, and the directories it names when
-        every part is a package (where `from x import *` looks)."""
+        """The files `parts` loads below `start` (a package's __init__.py, before a
+        module, before a namespace directory, as Python looks), and the directories it
+        names when every part is a package (where `from x import *` looks)."""
         files, here = [], start
         for part in parts:
+            names, dirs = self.listing(here)
             package = os.path.join(here, part)
-            if os.path.isfile(os.path.join(package, "__init__.py")):
+            if part in dirs and "__init__.py" in self.listing(package)[0]:
                 files.append(os.path.join(package, "__init__.py"))
-            elif os.path.isfile(package + ".py"):
+            elif part + ".py" in names:
                 files.append(package + ".py")
                 return files, []
-            elif not os.path.isdir(package):
+            elif part not in dirs:
                 return files, []
             here = package
         return files, [here]
@@ -165,12 +186,12 @@ class Graph:
             except Exception:
                 spec = None
             if spec is not None:
-                origin = spec.origin if spec.has_location else None
-                locations = list(spec.submodule_search_locations or [])
-                if origin and self.inside(os.path.abspath(origin)):
-                    found = ([os.path.abspath(origin)], [os.path.dirname(os.path.abspath(loc)) for loc in locations])
-                elif any(self.inside(os.path.abspath(loc)) for loc in locations):
-                    found = ([], [os.path.dirname(os.path.abspath(loc)) for loc in locations])
+                origin = os.path.realpath(spec.origin) if spec.origin and spec.has_location else None
+                locations = [os.path.realpath(loc) for loc in spec.submodule_search_locations or []]
+                if origin and self.inside(origin):
+                    found = ([origin], [os.path.dirname(loc) for loc in locations])
+                elif any(self.inside(loc) for loc in locations):
+                    found = ([], [os.path.dirname(loc) for loc in locations])
             self.specs[top] = (found, spec is not None)
         return self.specs[top]
 
@@ -185,19 +206,16 @@ class Graph:
         return sorted(self.holders.get(top, ()))
 
     def absolute(self, name, everywhere):
-        parts = [p for p in name.split(".") if p]
-        if not parts:
-            return [], []
-        files, dirs = [], []
-        (spec_files, spec_roots), known = self.spec_dirs(parts[0])
-        starts = list(self.roots) + spec_roots
-        hits = [self.walk(start, parts) for start in starts]
-        if everywhere or (not known and not any(f or d for f, d in hits)):
-            hits += [self.walk(start, parts) for start in self.holding(parts[0])]
-        for f, d in hits:
-            files += f
-            dirs += d
-        return files + spec_files, dirs
+        """The files `import name` can load, and the package directories it names."""
+        key = (name, everywhere)
+        if key not in self.resolved:
+            parts = [p for p in name.split(".") if p]
+            (spec_files, spec_roots), known = self.spec_dirs(parts[0]) if parts else (([], []), True)
+            hits = [self.walk(start, parts) for start in self.roots + spec_roots] if parts else []
+            if parts and (everywhere or (not known and not any(f or d for f, d in hits))):
+                hits += [self.walk(start, parts) for start in self.holding(parts[0])]
+            self.resolved[key] = ([file for found, _ in hits for file in found] + spec_files, [d for _, named in hits for d in named])
+        return self.resolved[key]
 
     def imports_of(self, path, visitor, everywhere):
         found = []
@@ -274,7 +292,7 @@ def main():
     # finds a name outside the given roots (site-packages, an editable install).
     here = os.path.dirname(os.path.abspath(__file__))
     sys.path[:] = [p for p in sys.path if p and os.path.abspath(p) != here]
-    root = os.path.abspath(given["root"])
+    root = os.path.realpath(given["root"])
     entries = [os.path.abspath(os.path.join(root, e)) for e in given["entries"]]
     graph = Graph(root, [os.path.join(root, r) for r in given["roots"]] + [basedir(e) for e in entries])
     named = [(name, f"the pytest plugin -p {name}") for name in given.get("plugins", [])] + entry_point_modules(given.get("entry_points", []))
