@@ -98,12 +98,12 @@ export function affectedByImports(change: PythonChange, graph: ImportGraph): Aff
       return { wholeSuite: `${file} changed: conftest.py imports it, which pytest loads for every test` };
     }
     for (const [module, hop] of next) {
-      if (module === file) continue;
-      const reason = hop === file ? `imports ${file}` : `imports ${file} via ${hop}`;
-      if (units.has(module)) add(module, reason);
-      else if (change.conftests && baseName(module) === 'conftest.py') {
-        for (const unit of change.units) if (below(unit, dirName(module))) add(unit, `imports ${file} via ${module}`);
-      }
+      if (module !== file && units.has(module)) add(module, hop === file ? `imports ${file}` : `imports ${file} via ${hop}`);
+    }
+    // A unit that reaches the file itself has said so; the others below a conftest.py that does, through it.
+    for (const module of next.keys()) {
+      if (!change.conftests || module === file || baseName(module) !== 'conftest.py') continue;
+      for (const unit of change.units) if (below(unit, dirName(module)) && !next.has(unit)) add(unit, `imports ${file} via ${module}`);
     }
   }
   return { units: [...reasons].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([unit, list]): SelectedUnit => ({ unit, reasons: list })) };

@@ -99,6 +99,9 @@ describe('affectedByImports', () => {
   it('a changed conftest.py selects the units below it; what it imports selects them too', () => {
     expect(plan(['tests/unit/conftest.py'])).toEqual({ units: [{ unit: 'tests/unit/test_tax.py', reasons: ['conftest.py above it changed'] }] });
     expect(plan(['tests/unit/fixtures.py'])).toEqual({ units: [{ unit: 'tests/unit/test_tax.py', reasons: ['imports tests/unit/fixtures.py via tests/unit/conftest.py'] }] });
+    // A unit that imports the module itself says that way alone.
+    const graph = { ...GRAPH, modules: { ...GRAPH.modules, 'tests/unit/conftest.py': ['src/shop/tax.py'] } };
+    expect(plan(['src/shop/tax.py'], graph)).toEqual({ units: [{ unit: 'tests/unit/test_tax.py', reasons: ['imports src/shop/tax.py'] }] });
     // unittest: no conftest.py rule; no unit imports it.
     expect(plan(['tests/unit/conftest.py'], GRAPH, false)).toEqual({ units: [] });
   });

@@ -86,23 +86,38 @@ describe('import_graph.py', () => {
       'tests/test_dyn.py': 'import importlib\n\ndef load(name):\n    return importlib.import_module(name)\n',
       'tests/test_dunder.py': 'mod = __import__(NAME)\n',
       'tests/test_loader.py': 'import importlib.util\nspec = importlib.util.spec_from_file_location("m", PATH)\n',
-      'tests/test_cli.py': 'import subprocess, sys\n\nCOMMAND = [sys.executable, "-m", "pkg.cli"]\n',
+      'tests/test_cli.py': 'import sys\n\nCOMMAND = [sys.executable, "tools/cli.py"]\n',
+      // Python started on a literal module or code: its imports are this module's.
+      'tests/test_python.py': 'import sys\n\nA = [sys.executable, "-I", "-m", "pkg.cli", "--help"]\nB = (sys.executable, "-sS", "-c", "import pkg.lazy; print(1)")\n',
+      'pkg/__init__.py': '',
+      'pkg/cli.py': '',
+      'pkg/lazy.py': '',
+      'tests/test_shell.py': 'import os, sys\n\nos.system(f"{sys.executable} -m pkg.cli")\n',
+      'tests/test_spawn.py': 'import os, sys\n\nos.execv(sys.executable, ARGS)\n',
+      'tests/test_both.py': 'import subprocess, sys\n\nPYTHON = sys.executable\nsubprocess.run(ARGS)\n',
+      // Only naming the interpreter (boltons' ecoutils reports it; packaging's _musllinux
+      // reads its ELF header, and runs another program) starts no python.
+      'tests/test_names.py': 'import subprocess, sys\n\nINFO = {"bin": sys.executable}\nsubprocess.run([LD])\nread(sys.executable)\n',
       'tests/test_plugins.py': 'pytest_plugins = PLUGINS\n',
       'tests/test_syntax.py': 'def broken(:\n',
       'tests/test_fine.py': 'import importlib\nimportlib.import_module(".x", __package__)\n',
       'src/never.py': 'if True\n',
     });
-    const entries = ['test_exec', 'test_runpy', 'test_dyn', 'test_dunder', 'test_loader', 'test_cli', 'test_plugins', 'test_syntax', 'test_fine'].map((t) => `tests/${t}.py`);
-    const { problems } = await graph(root, { entries, parse: ['src/never.py', 'tests/test_fine.py'] });
+    const entries = ['test_exec', 'test_runpy', 'test_dyn', 'test_dunder', 'test_loader', 'test_cli', 'test_shell', 'test_spawn', 'test_both', 'test_names', 'test_plugins', 'test_syntax', 'test_fine'].map((t) => `tests/${t}.py`);
+    const { problems, modules } = await graph(root, { entries: [...entries, 'tests/test_python.py'], parse: ['src/never.py', 'tests/test_fine.py'] });
+    expect(modules['tests/test_python.py']).toEqual(['pkg/__init__.py', 'pkg/cli.py', 'pkg/lazy.py']);
     expect(problems).toEqual([
       { file: 'src/never.py', reason: "cannot be parsed (SyntaxError: expected ':', line 1)" },
-      { file: 'tests/test_cli.py', reason: 'starts python itself (sys.executable)' },
+      { file: 'tests/test_both.py', reason: 'starts python itself (a name for sys.executable, and a process)' },
+      { file: 'tests/test_cli.py', reason: 'starts python itself ([sys.executable, "tools/cli.py"])' },
       { file: 'tests/test_dunder.py', reason: 'imports a computed name (__import__(NAME))' },
       { file: 'tests/test_dyn.py', reason: 'imports a computed name (importlib.import_module(name))' },
       { file: 'tests/test_exec.py', reason: 'runs code it builds (exec(open("x.py").read()))' },
       { file: 'tests/test_loader.py', reason: 'loads a module by its path or name (importlib.util.spec_from_file_location("m", PATH))' },
       { file: 'tests/test_plugins.py', reason: 'names its pytest_plugins by a computed value (pytest_plugins = PLUGINS)' },
       { file: 'tests/test_runpy.py', reason: 'imports runpy, which runs modules by name or path' },
+      { file: 'tests/test_shell.py', reason: 'starts python itself (sys.executable in a command line)' },
+      { file: 'tests/test_spawn.py', reason: 'starts python itself (os.execv(sys.executable, ARGS))' },
       { file: 'tests/test_syntax.py', reason: 'cannot be parsed (SyntaxError: invalid syntax, line 1)' },
     ]);
   }, 30_000);
