@@ -1,0 +1,100 @@
+/** `run-tests plan` for rspec, minitest and rails: the units a change can break, from
+ * what each Ruby file loads (graph.ts), or the whole suite, with why, for any file the
+ * graph cannot place. Wider than needed is allowed; narrower never. */
+import path from 'node:path';
+import type { ProjectFacts } from '../../project/facts.js';
+import type { AffectedRequest, AffectedUnits, ChangeSupport, SelectedUnit } from '../../runners/types.js';
+import { reportersDir } from '../listed-units.js';
+import { GraphBuilder } from './graph.js';
+import { projectInflections } from './names.js';
+import { addRailsEdges, autoloads, eagerLoaded, eagerLoading, isRailsApp } from './rails.js';
+import { reverseOf, unitsReaching, unknownReached } from './reach.js';
+import { MAX_RUBY_FILES, readSourceFacts, rubyFiles } from './sources.js';
+
+export interface RubyChangeOptions {
+  /** What every unit loads before its own code, as require names (rspec's `--require`
+   * from .rspec, a rake task's `-r`). */
+  readonly preloads?: (request: AffectedRequest) => readonly string[];
+}
+
+export const rubyChanges = (options: RubyChangeOptions = {}): ChangeSupport => ({
+  affected: (request) => affectedUnits(request, options),
+});
+
+const LOCKS = new Set(['Gemfile', 'Gemfile.lock', 'gems.rb', 'gems.locked']);
+const HELPERS = new Set(['spec_helper.rb', 'rails_helper.rb', 'test_helper.rb']);
+
+/** Why a changed file is the whole suite whatever the graph says, or null. */
+export function wholeSuiteFile(file: string, facts: ProjectFacts, pathGems: readonly string[], eager: string | null): string | null {
+  const gem = pathGems.find((dir) => file.startsWith(`${dir}/`));
+  if (gem !== undefined) return `${file} is in a gem the Gemfile takes from ${gem}: every test may load it`;
+  if (file.startsWith('../')) return null;
+  const name = path.posix.basename(file);
+  if (LOCKS.has(name)) return `${file} changed: every test may load it`;
+  if (name === 'Rakefile') return `${file} changed: it defines the tasks that run the tests`;
+  if (name === '.rspec' || name === '.rspec-local') return `${file} changed: rspec reads its options for every spec`;
+  if (!file.endsWith('.rb')) return `${file} is no Ruby source the graph knows: a test may read it at run time`;
+  if (file.startsWith('config/')) return `${file} changed: configuration every test may load`;
+  if (file.startsWith('db/')) return `${file} changed: the test database is built from db/`;
+  if (HELPERS.has(name)) return `${file} changed: every test may load it`;
+  if (/(?:^|\/)(?:factories|fabricators)\//.test(file)) return `${file} is a factory definition: the factory library loads every one for every test`;
+  if (/(?:^|\/)minitest\/\w+_plugin\.rb$/.test(file)) return `${file} is a minitest plugin: minitest loads every one it finds for every test`;
+  if (eager !== null && eagerLoaded(file, facts)) return `${eager}: every test loads ${file}`;
+  return null;
+}
+
+/** Directories of the gems Gemfile.lock takes from a path (`gem "x", path: "engines/x"`),
+ * relative to the project; the project's own gemspec (`.`) is the project itself. */
+export function pathGemDirs(facts: ProjectFacts): string[] {
+  const lock = facts.read('Gemfile.lock') ?? '';
+  return [...lock.matchAll(/^PATH\n {2}remote: (.+)$/gm)].map((m) => path.posix.normalize((m[1] ?? '').trim()).replace(/\/$/, ''))
+    .filter((dir) => dir !== '.' && dir !== '' && !path.posix.isAbsolute(dir));
+}
+
+async function affectedUnits(request: AffectedRequest, options: RubyChangeOptions): Promise<AffectedUnits> {
+  const { facts, root } = request;
+  const changed = request.changed.map((file) => file.path);
+  const rails = isRailsApp(facts);
+  const eager = rails ? eagerLoading(facts, request.env) : null;
+  const pathGems = pathGemDirs(facts);
+  for (const file of changed) {
+    const why = wholeSuiteFile(file, facts, pathGems, eager);
+    if (why !== null) return { wholeSuite: why };
+  }
+  const files = rubyFiles(facts);
+  if (files === null) return { wholeSuite: `the project has more than ${MAX_RUBY_FILES} Ruby files, more than a plan reads` };
+  const known = new Set(files);
+  const unread = changed.find((file) => !file.startsWith('../') && !known.has(file));
+  if (unread !== undefined) return { wholeSuite: `${unread} is in a directory the graph does not read` };
+
+  const sources = await readSourceFacts(root, files, request.env, reportersDir(request));
+  const units = new Set(request.units.map((unit) => unit.name));
+  const builder = new GraphBuilder({
+    root, files, sources, units, changed: new Set(changed),
+    preloads: options.preloads?.(request) ?? [],
+    autoload: autoloads(facts, sources),
+    inflections: projectInflections(facts, files.filter((file) => file.startsWith('config/'))),
+  });
+  if (rails) addRailsEdges(builder);
+  const graph = builder.build();
+  const unknown = unknownReached(graph, [...units], changed.some((file) => file.startsWith('../')));
+  if (unknown !== null) return { wholeSuite: unknown };
+
+  const reverse = reverseOf(graph);
+  const reasons = new Map<string, string[]>();
+  for (const file of changed.filter((f) => !f.startsWith('../'))) {
+    const reaching = unitsReaching(graph, reverse, file, units);
+    if (units.size > 1 && reaching.size + (units.has(file) ? 1 : 0) === units.size) return { wholeSuite: everyTest(file, reaching) };
+    for (const [unit, why] of reaching) reasons.set(unit, [...(reasons.get(unit) ?? []), why]);
+  }
+  const selected: SelectedUnit[] = [...reasons].sort(([a], [b]) => (a < b ? -1 : 1)).map(([unit, list]) => ({ unit, reasons: list }));
+  return { units: selected };
+}
+
+/** The reason for a file every unit reaches, naming the file they reach it through when
+ * they share one (`spec/spec_helper.rb`). */
+function everyTest(file: string, reaching: ReadonlyMap<string, string>): string {
+  const vias = new Set([...reaching.values()].map((why) => / via (\S+)$/.exec(why)?.[1] ?? null));
+  const [via] = vias;
+  return `every test loads ${file}${vias.size === 1 && via != null ? ` (through ${via})` : ''}`;
+}
