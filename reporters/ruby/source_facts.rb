@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 # What each Ruby file of a project loads and names, read with Ruby's own parser (Ripper),
+# and the names an ERB view's code uses (Ripper's tokens of its <% %> fragments),
 # for `run-tests plan`: nothing of the project is loaded or run. Comments are not in
 # Ripper's tree, and a string counts only as a word when it is one (`"User"`), so text
 # that merely mentions a name is no reference.
@@ -83,11 +84,7 @@ module RunTestsSourceFacts
     end
 
     def string_words(text)
-      if CONST_PATH.match?(text)
-        text.split("::").each { |part| @consts[part] = true }
-      elsif WORD.match?(text)
-        (/\A[A-Z]/.match?(text) ? @consts : @words)[text] = true
-      end
+      RunTestsSourceFacts.string_words(text, @consts, @words)
     end
 
     def superclass(node)
@@ -378,10 +375,40 @@ module RunTestsSourceFacts
     end
   end
 
+  def self.string_words(text, consts, words)
+    if CONST_PATH.match?(text)
+      text.split("::").each { |part| consts[part] = true }
+    elsif WORD.match?(text)
+      (/\A[A-Z]/.match?(text) ? consts : words)[text] = true
+    end
+  end
+
+  # The Ruby of an ERB template, between <% and %>.
+  TEMPLATE_CODE = /<%(?!%)[=-]*(.*?)-?%>/m
+
+  # An ERB view's names, from Ripper's tokens: its code is fragments (`<%= form_with do %>`)
+  # that do not parse alone, but lex.
+  def self.template_facts(source)
+    consts = {}
+    words = {}
+    Ripper.lex(source.scan(TEMPLATE_CODE).join("\n")).each do |(_, type, value)|
+      case type
+      when :on_const then consts[value] = true
+      when :on_ident then words[value] = true
+      when :on_ivar, :on_cvar then words[value.delete("@")] = true
+      when :on_label then words[value.chomp(":")] = true
+      when :on_tstring_content then string_words(value, consts, words)
+      end
+    end
+    { loads: [], globs: [], dynamic: [], computed: [], consts: consts.keys, words: words.keys, superclasses: [], error: nil }
+  end
+
   def self.facts(root, relative)
     file = File.expand_path(relative, root)
     source = File.read(file, mode: "rb").force_encoding(Encoding::UTF_8)
     source = source.scrub unless source.valid_encoding?
+    return template_facts(source) if relative.end_with?(".erb")
+
     tree = Ripper.sexp(source, file)
     return { error: syntax_error(source, file) } if tree.nil?
 

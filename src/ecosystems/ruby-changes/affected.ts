@@ -9,7 +9,7 @@ import { GraphBuilder } from './graph.js';
 import { projectInflections } from './names.js';
 import { addRailsEdges, autoloads, eagerLoaded, eagerLoading, isRailsApp } from './rails.js';
 import { reverseOf, unitsReaching, unknownReached } from './reach.js';
-import { MAX_RUBY_FILES, readSourceFacts, rubyFiles } from './sources.js';
+import { MAX_RUBY_FILES, projectFiles, readSourceFacts } from './sources.js';
 
 export interface RubyChangeOptions {
   /** What every unit loads before its own code, as require names (rspec's `--require`
@@ -61,16 +61,18 @@ async function affectedUnits(request: AffectedRequest, options: RubyChangeOption
     const why = wholeSuiteFile(file, facts, pathGems, eager);
     if (why !== null) return { wholeSuite: why };
   }
-  const files = rubyFiles(facts);
-  if (files === null) return { wholeSuite: `the project has more than ${MAX_RUBY_FILES} Ruby files, more than a plan reads` };
+  const found = projectFiles(facts);
+  if (found === null) return { wholeSuite: `the project has more than ${MAX_RUBY_FILES} Ruby files, more than a plan reads` };
+  const files = found.ruby;
   const known = new Set(files);
   const unread = changed.find((file) => !file.startsWith('../') && !known.has(file));
   if (unread !== undefined) return { wholeSuite: `${unread} is in a directory the graph does not read` };
 
-  const sources = await readSourceFacts(root, files, request.env, reportersDir(request));
+  const templates = rails ? found.templates : [];
+  const sources = await readSourceFacts(root, [...files, ...templates], request.env, reportersDir(request));
   const units = new Set(request.units.map((unit) => unit.name));
   const builder = new GraphBuilder({
-    root, files, sources, units, changed: new Set(changed),
+    root, files, templates, opaqueTemplate: rails ? found.opaque : null, sources, units, changed: new Set(changed),
     preloads: options.preloads?.(request) ?? [],
     autoload: autoloads(facts, sources),
     inflections: projectInflections(facts, files.filter((file) => file.startsWith('config/'))),

@@ -24,6 +24,10 @@ export interface GraphInput {
   readonly root: string;
   /** Every .rb file of the project, root-relative. */
   readonly files: readonly string[];
+  /** Views and components whose code is read (they are in sources too). */
+  readonly templates: readonly string[];
+  /** A template whose code is not read, which may name anything; null if none. */
+  readonly opaqueTemplate: string | null;
   readonly sources: ReadonlyMap<string, SourceFacts>;
   readonly units: ReadonlySet<string>;
   readonly changed: ReadonlySet<string>;

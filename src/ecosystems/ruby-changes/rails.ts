@@ -1,5 +1,5 @@
 /** What a Rails application loads without a require or a constant naming it: config/
- * at boot, controllers by the routes, every helper in every view, a model's STI
+ * at boot, controllers by the routes, every helper and every view from what renders, a model's STI
  * subclasses by the type column, and, when the test environment eager-loads, all of app/. */
 import type { ProjectFacts } from '../../project/facts.js';
 import type { GraphBuilder } from './graph.js';
@@ -38,6 +38,11 @@ export function addRailsEdges(graph: GraphBuilder): void {
   // include_all_helpers: every controller's views (and components') have every helper.
   const helpers = under(/^app\/helpers\//);
   for (const file of under(/^app\/(?:controllers|components|views)\//)) for (const to of helpers) graph.add(file, to, 'references');
+  // What renders may render any view or partial, which names what it uses; a template
+  // whose code is not read may name any file.
+  const { templates, opaqueTemplate } = graph.input;
+  const rendered = opaqueTemplate === null ? templates : [...templates, ...graph.allDefiners()];
+  for (const file of under(/^app\/(?:controllers|mailers|components|helpers|views)\//)) for (const to of rendered) graph.add(file, to, 'references');
   // A record of a subclass is loaded through its superclass (STI's type column).
   for (const file of under(/^app\/models\//)) {
     for (const name of sources.get(file)?.superclasses ?? []) {

@@ -52,7 +52,7 @@ const SKIPPED_DIRS = new Set(['node_modules', 'tmp', 'log', 'coverage', 'public'
 const isSkippedDir = (relative: string, name: string): boolean =>
   name.startsWith('.') || SKIPPED_DIRS.has(name) || relative === 'vendor/bundle' || relative === 'vendor/cache';
 
-/** Whether `file` (root-relative) lies where rubyFiles does not look. */
+/** Whether `file` (root-relative) lies where projectFiles does not look. */
 export function inSkippedDir(file: string): boolean {
   const parts = file.split('/').slice(0, -1);
   return parts.some((name, i) => isSkippedDir(parts.slice(0, i + 1).join('/'), name));
@@ -61,9 +61,27 @@ export function inSkippedDir(file: string): boolean {
 /** More Ruby files than this is no project a plan should read whole each time. */
 export const MAX_RUBY_FILES = 20_000;
 
-/** Every .rb file of the project, root-relative, sorted; null beyond MAX_RUBY_FILES. */
-export function rubyFiles(facts: ProjectFacts): string[] | null {
-  const found: string[] = [];
+/** Views and components Rails renders by name: ERB (whose code fragments are lexed),
+ * templates that are Ruby (jbuilder, builder …), and engines whose code run-tests cannot
+ * read (haml, slim …), which may name anything. */
+const TEMPLATE_DIR = /^app\/(?:views|components)\//;
+const RUBY_TEMPLATE = /\.(?:erb|jbuilder|builder|ruby|rabl|arb|axlsx|prawn|rxml|rjs)$/;
+const OPAQUE_TEMPLATE = /\.(?:haml|slim|liquid|mustache|hbs)$/;
+
+export interface ProjectFiles {
+  /** Every .rb file of the project, root-relative, sorted. */
+  readonly ruby: readonly string[];
+  /** Templates below app/views/ and app/components/ whose code is read. */
+  readonly templates: readonly string[];
+  /** Templates there whose code is not: the first, if any. */
+  readonly opaque: string | null;
+}
+
+/** The project's Ruby files and templates; null beyond MAX_RUBY_FILES. */
+export function projectFiles(facts: ProjectFacts): ProjectFiles | null {
+  const ruby: string[] = [];
+  const templates: string[] = [];
+  let opaque: string | null = null;
   // A depth bound: a directory link that loops would otherwise be walked for ever.
   const walk = (relative: string, depth = 0): boolean => {
     for (const name of [...facts.list(relative)].sort()) {
@@ -71,13 +89,17 @@ export function rubyFiles(facts: ProjectFacts): string[] | null {
       if (facts.isDirectory(child)) {
         if (depth < 32 && !isSkippedDir(child, name) && !walk(child, depth + 1)) return false;
       } else if (name.endsWith('.rb')) {
-        found.push(child);
-        if (found.length > MAX_RUBY_FILES) return false;
+        ruby.push(child);
+        if (ruby.length + templates.length > MAX_RUBY_FILES) return false;
+      } else if (TEMPLATE_DIR.test(child) && RUBY_TEMPLATE.test(name)) {
+        templates.push(child);
+      } else if (TEMPLATE_DIR.test(child) && OPAQUE_TEMPLATE.test(name)) {
+        opaque ??= child;
       }
     }
     return true;
   };
-  return walk('') ? found : null;
+  return walk('') ? { ruby, templates, opaque } : null;
 }
 
 /** How long reading every file may take: a large application parses in a few seconds. */

@@ -19,11 +19,13 @@ interface Project {
   readonly preloads?: readonly string[];
   readonly autoload?: boolean;
   readonly rails?: boolean;
+  readonly opaque?: string;
 }
 
 function graphOf(project: Project) {
   const input: GraphInput = {
-    root: ROOT, files: Object.keys(project.sources).sort(),
+    root: ROOT, files: Object.keys(project.sources).filter((file) => file.endsWith('.rb')).sort(),
+    templates: Object.keys(project.sources).filter((file) => !file.endsWith('.rb')), opaqueTemplate: project.opaque ?? null,
     sources: new Map(Object.entries(project.sources).map(([file, given]) => [file, facts(given)])),
     units: new Set(project.units), changed: new Set(project.changed ?? []), preloads: project.preloads ?? [],
     autoload: project.autoload ?? false, inflections: { irregular: new Map(), aliases: new Map() },
@@ -130,6 +132,8 @@ describe('the constant graph, where files are autoloaded', () => {
       'app/policies/post_policy.rb': {},
       'app/controllers/posts_controller.rb': { consts: ['Post'] },
       'app/helpers/posts_helper.rb': {},
+      'app/views/posts/show.html.erb': { consts: ['Badge'] },
+      'app/models/badge.rb': {},
       'app/jobs/mail_job.rb': { computed: [{ line: 2, what: 'kind.constantize' }] },
       'config/routes.rb': { words: ['resources', 'posts'] },
       'config/initializers/boot_time.rb': { consts: ['Comment'] },
@@ -162,6 +166,17 @@ describe('the constant graph, where files are autoloaded', () => {
     // Admin::Role loads Admin first.
     expect(reaching({ ...app, units: ['test/models/signup_test.rb'] }, 'app/models/admin/role.rb')).toEqual([]);
     expect(graphOf(app).edges.get('app/models/admin/role.rb')?.get('app/models/admin.rb')).toBe('references');
+  });
+
+  it('reaches every view from what renders, and what a view names; a template it cannot read may name any file', () => {
+    expect(reaching(app, 'app/models/badge.rb')).toEqual([
+      'test/integration/flow_test.rb: sends requests to app/models/badge.rb via app/controllers/posts_controller.rb',
+      'test/jobs/mail_job_test.rb: convention: app/jobs/mail_job.rb, which loads app/models/badge.rb',
+    ]);
+    const sources = { ...app.sources, 'app/models/orphan.rb': {} };
+    expect(reaching({ ...app, units: ['test/integration/flow_test.rb'], sources }, 'app/models/orphan.rb')).toEqual([]);
+    expect(reaching({ ...app, units: ['test/integration/flow_test.rb'], sources, opaque: 'app/views/a.html.haml' }, 'app/models/orphan.rb'))
+      .toEqual(['test/integration/flow_test.rb: sends requests to app/models/orphan.rb via app/controllers/posts_controller.rb']);
   });
 
   it('takes constants from config, which runs at boot, but not its symbols', () => {

@@ -1,7 +1,7 @@
 /** reporters/ruby/source_facts.rb, run by Ruby on files that use each form it reads. */
 import { describe, expect, it } from '@jest/globals';
 import path from 'node:path';
-import { readSourceFacts, rubyFiles } from '../../../../src/ecosystems/ruby-changes/sources.js';
+import { projectFiles, readSourceFacts } from '../../../../src/ecosystems/ruby-changes/sources.js';
 import { readProjectFacts } from '../../../../src/project/facts.js';
 import { gitRepo } from '../../../support/git-repo.js';
 import { hasTools, REPO } from '../../../e2e/helpers.js';
@@ -46,10 +46,25 @@ suite('source_facts.rb', () => {
     'lib/broken.rb': 'def x(\n',
     'tmp/skipped.rb': '',
     'vendor/bundle/gem.rb': '',
+    'app/views/posts/show.html.erb': '<h1><%= @post.title %></h1>\n<%= form_with model: Post.new do |f| %>\n<%# Secret %>\n<% end %>\n<%= render "shared/card", user: current_user %>\n',
+    'app/views/posts/index.json.jbuilder': 'json.array! @posts, :id, Badge.label\n',
+    'app/views/layouts/mail.html.haml': '%p= Footer.text\n',
+    'app/assets/x.erb': '',
   });
 
-  it('lists the project\'s .rb files, outside run output and installed gems', () => {
-    expect(rubyFiles(readProjectFacts(root))).toEqual(['lib/broken.rb', 'lib/own_load.rb', 'spec/a_spec.rb']);
+  it('lists the project\'s .rb files, outside run output and installed gems, and its views', () => {
+    expect(projectFiles(readProjectFacts(root))).toEqual({
+      ruby: ['lib/broken.rb', 'lib/own_load.rb', 'spec/a_spec.rb'],
+      templates: ['app/views/posts/index.json.jbuilder', 'app/views/posts/show.html.erb'],
+      opaque: 'app/views/layouts/mail.html.haml',
+    });
+  });
+
+  it('reads the names an ERB view\'s code uses, and a Ruby template as Ruby', async () => {
+    const facts = await readSourceFacts(root, ['app/views/posts/show.html.erb', 'app/views/posts/index.json.jbuilder'], {}, REPORTERS);
+    const view = facts.get('app/views/posts/show.html.erb');
+    expect([view?.consts, view?.words, view?.error]).toEqual([['Post'], ['post', 'title', 'form_with', 'model', 'new', 'f', 'render', 'user', 'current_user'], null]);
+    expect(facts.get('app/views/posts/index.json.jbuilder')?.consts).toEqual(['Badge']);
   });
 
   it('tells each load by its path as written or built from __dir__, __FILE__ and Rails.root, and each glob a block requires', async () => {
