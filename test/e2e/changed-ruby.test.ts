@@ -67,7 +67,7 @@ suite('rspec: the require graph', () => {
     expect([plan?.changed, plan?.units, plan?.whole_suite]).toEqual([[{ file: 'lib/shop/unused.rb', change: 'added' }], [], null]);
   });
 
-  it.concurrent('a helper, a globbed support file, a lockfile, .rspec, a file of no Ruby kind, and a computed require are the whole suite', async () => {
+  it.concurrent('a helper, a globbed support file, a lockfile, .rspec, a file of no Ruby kind, a Ruby file among the specs that none loads, and a computed require are the whole suite', async () => {
     const dir = await gitFixture('changed-rspec');
     expect(await wholeSuiteReasons(dir, [
       () => touch(dir, 'spec/spec_helper.rb'),
@@ -75,6 +75,7 @@ suite('rspec: the require graph', () => {
       () => touch(dir, 'Gemfile.lock'),
       () => touch(dir, '.rspec'),
       () => touch(dir, 'spec/prices.yml', 'a: 1\n'),
+      () => fs.outputFileSync(path.join(dir, 'spec/samples/order.rb'), 'ORDER = [100].freeze\n'),
       () => touch(dir, 'lib/shop/coupon.rb', 'require ENV.fetch("SHOP_PLUGIN", "shop/price")\n'),
     ])).toEqual([
       'spec/spec_helper.rb changed: every test may load it',
@@ -82,6 +83,7 @@ suite('rspec: the require graph', () => {
       'Gemfile.lock changed: every test may load it',
       '.rspec changed: rspec reads its options for every spec',
       'spec/prices.yml is no Ruby source the graph knows: a test may read it at run time',
+      'spec/samples/order.rb is loaded by no test but lies among them: a test may read it at run time',
       'lib/shop/coupon.rb:8 loads a computed path (require ENV.fetch("SHOP_PLUGIN", "shop/price")), and spec/shop/coupon_spec.rb reaches it',
     ]);
   });

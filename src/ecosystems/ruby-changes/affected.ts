@@ -6,7 +6,7 @@ import type { ProjectFacts } from '../../project/facts.js';
 import type { AffectedRequest, AffectedUnits, ChangeSupport, SelectedUnit } from '../../runners/types.js';
 import { reportersDir } from '../listed-units.js';
 import { GraphBuilder } from './graph.js';
-import { projectInflections } from './names.js';
+import { projectInflections, testedName } from './names.js';
 import { addRailsEdges, autoloads, eagerLoaded, eagerLoading, isRailsApp } from './rails.js';
 import { reverseOf, unitsReaching, unknownReached } from './reach.js';
 import { MAX_RUBY_FILES, projectFiles, readSourceFacts } from './sources.js';
@@ -37,6 +37,8 @@ export function wholeSuiteFile(file: string, facts: ProjectFacts, pathGems: read
   if (file.startsWith('config/')) return `${file} changed: configuration every test may load`;
   if (file.startsWith('db/')) return `${file} changed: the test database is built from db/`;
   if (HELPERS.has(name)) return `${file} changed: every test may load it`;
+  const data = /(?:^|\/)(fixtures|templates)\//.exec(file)?.[1];
+  if (data !== undefined) return `${file} is below ${data}/: a test may read it at run time`;
   if (/(?:^|\/)(?:factories|fabricators)\//.test(file)) return `${file} is a factory definition: the factory library loads every one for every test`;
   if (/(?:^|\/)minitest\/\w+_plugin\.rb$/.test(file)) return `${file} is a minitest plugin: minitest loads every one it finds for every test`;
   if (eager !== null && eagerLoaded(file, facts)) return `${eager}: every test loads ${file}`;
@@ -86,12 +88,18 @@ async function affectedUnits(request: AffectedRequest, options: RubyChangeOption
   const reasons = new Map<string, string[]>();
   for (const file of changed.filter((f) => !f.startsWith('../'))) {
     const reaching = unitsReaching(graph, reverse, file, units);
+    if (reaching.size === 0 && readAtRunTime(file, units)) return { wholeSuite: `${file} is loaded by no test but lies among them: a test may read it at run time` };
     if (units.size > 1 && reaching.size + (units.has(file) ? 1 : 0) === units.size) return { wholeSuite: everyTest(file, reaching) };
     for (const [unit, why] of reaching) reasons.set(unit, [...(reasons.get(unit) ?? []), why]);
   }
   const selected: SelectedUnit[] = [...reasons].sort(([a], [b]) => (a < b ? -1 : 1)).map(([unit, list]) => ({ unit, reasons: list }));
   return { units: selected };
 }
+
+/** A file among the tests that no test loads is data a test reads (a sample source
+ * file), unless it is a test file the suite does not run (test/system/ under Rails). */
+const readAtRunTime = (file: string, units: ReadonlySet<string>): boolean =>
+  /(?:^|\/)(?:spec|test|tests)\//.test(file) && !units.has(file) && testedName(file) === null;
 
 /** The reason for a file every unit reaches, naming the file they reach it through when
  * they share one (`spec/spec_helper.rb`). */

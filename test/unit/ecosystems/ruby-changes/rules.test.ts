@@ -42,7 +42,7 @@ describe('files that are the whole suite', () => {
     expect([
       'Gemfile.lock', 'Gemfile', 'Rakefile', '.rspec', 'README.md', 'lib/tasks/db.rake', 'config/initializers/x.rb', 'db/schema.rb',
       'spec/spec_helper.rb', 'spec/rails_helper.rb', 'test/test_helper.rb', 'spec/factories/users.rb', 'lib/minitest/color_plugin.rb',
-      'engines/billing/lib/billing.rb', '../shared/lib/x.rb',
+      'engines/billing/lib/billing.rb', '../shared/lib/x.rb', 'spec/fixtures/sample.rb', 'lib/generators/x/templates/model.rb',
     ].map((file) => whole(file))).toEqual([
       'Gemfile.lock changed: every test may load it',
       'Gemfile changed: every test may load it',
@@ -59,6 +59,8 @@ describe('files that are the whole suite', () => {
       'lib/minitest/color_plugin.rb is a minitest plugin: minitest loads every one it finds for every test',
       'engines/billing/lib/billing.rb is in a gem the Gemfile takes from engines/billing: every test may load it',
       '../shared/lib/x.rb is in a gem the Gemfile takes from ../shared: every test may load it',
+      'spec/fixtures/sample.rb is below fixtures/: a test may read it at run time',
+      'lib/generators/x/templates/model.rb is below templates/: a test may read it at run time',
     ]);
   });
 
