@@ -1,6 +1,6 @@
 /** Which Ruby file loads which: `require` and its kin, the files a `Dir[...]` glob
- * requires, the rspec/minitest naming convention, and, where an autoloader loads files
- * by the constants they name, the names each file uses. Each edge is one file loading
+ * requires, the rspec/minitest naming convention, the constants each file names, and,
+ * where an autoloader loads files by name, the other names each file uses. Each edge is one file loading
  * (or possibly loading) another; a load the graph cannot follow is noted, never dropped. */
 import path from 'node:path';
 import picomatch from 'picomatch';
@@ -120,8 +120,10 @@ export class GraphBuilder {
     if (dynamic) this.unknown.set(file, `${file}${dynamic.line === null ? '' : `:${dynamic.line}`} loads a computed path (${dynamic.what})`);
     for (const load of facts.loads) for (const to of this.loadTargets(file, load)) this.add(file, to, 'requires');
     for (const glob of facts.globs) for (const to of this.globTargets(file, glob.pattern, glob.abs)) this.add(file, to, 'requires');
+    // A constant reaches the files named after it even without autoloading: a test that
+    // uses a class another test file required runs in one process with it.
+    for (const word of facts.consts) for (const to of this.definers(word, this.input.autoload)) this.add(file, to, 'references');
     if (!this.input.autoload) return;
-    for (const word of facts.consts) for (const to of this.definers(word, true)) this.add(file, to, 'references');
     // Config runs at boot: the constants it names are loaded then; its symbols and
     // strings are settings, not loads. Elsewhere `has_many :comments`, `users(:one)` and
     // `post.comments` load a model no constant names.

@@ -186,7 +186,13 @@ describe('the constant graph, where files are autoloaded', () => {
     expect(graph.edges.get('config/environment.rb')?.get('config/routes.rb')).toBe('requires');
   });
 
-  it('without autoloading, names are no loads', () => {
-    expect(reaching({ ...app, autoload: false, rails: false }, 'app/models/comment.rb')).toEqual([]);
+  it('without autoloading, only constants reach the files named after them', () => {
+    const plain = { ...app, autoload: false, rails: false };
+    // has_many :comments is a symbol; Post names app/models/post.rb, but not its family.
+    expect(reaching(plain, 'app/models/comment.rb')).toEqual([]);
+    expect(reaching(plain, 'app/models/post.rb')).toEqual(['test/models/post_test.rb: convention: app/models/post.rb']);
+    expect(reaching(plain, 'app/policies/post_policy.rb')).toEqual([]);
+    expect(reaching({ ...plain, units: ['test/jobs/signup_test.rb'], sources: { ...app.sources, 'test/jobs/signup_test.rb': { consts: ['Post'] } } }, 'app/models/post.rb'))
+      .toEqual(['test/jobs/signup_test.rb: references app/models/post.rb']);
   });
 });
