@@ -9,7 +9,8 @@
 # ruby source_facts.rb IN OUT: IN is {"root": dir, "files": [relative paths]}; OUT gets
 # {"files": {path: facts}}, facts being
 #   loads:     [{kind, path, abs, line}] require/require_relative/load/autoload whose path is
-#              a literal, or built from literals and __dir__, __FILE__, Rails.root (abs: true)
+#              a literal, or built from literals and __dir__, __FILE__, Rails.root (abs: true);
+#              parts: [text, nil, ...] for a literal start and computed rest ("x/#{name}")
 #   globs:     [{pattern, abs, line}] Dir[...] / Dir.glob(...) whose files a block requires
 #   dynamic:   [{line, what}] a load whose path cannot be told
 #   computed:  [{line, what}] constantize / const_get of a computed name (autoloading loads it)
@@ -165,6 +166,9 @@ module RunTestsSourceFacts
         args = args[1..]
       end
       path = value(args[0])
+      pattern = path.nil? && path_pattern(args[0])
+      return @loads << { kind: name, path: pattern[:parts].first, abs: pattern[:abs], parts: pattern[:parts], line: line } if pattern
+
       if path.nil?
         glob = @glob_stack.last
         param = var_name(args[0])

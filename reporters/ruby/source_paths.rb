@@ -2,7 +2,7 @@
 
 # The paths a load or a glob names, for source_facts.rb, where Ruby code builds them from
 # literals and what a file knows of itself: __dir__, __FILE__, File.expand_path,
-# File.join, File.dirname, `+`, interpolation, Rails.root and Rails.root.join (anything
+# File.join, File.dirname, `+`, interpolation, Pathname, Rails.root and #join (anything
 # else is computed: nil); and the Dir globs whose files a block requires. The including
 # class has @root, @file, @dir, @globs, @glob_stack, walk, dynamic and line_of.
 module RunTestsSourcePaths
@@ -40,10 +40,35 @@ module RunTestsSourcePaths
     content[1..].reduce([:lit, ""]) do |acc, part|
       piece = case part[0]
               when :@tstring_content then [:lit, part[1]]
-              when :string_embexpr then part[1].is_a?(Array) && part[1].length == 1 ? value(part[1][0]) : nil
+              when :string_embexpr then string_piece(part)
               end
       concat(acc, piece)
     end
+  end
+
+  # `"plugins/#{name}"`: a string that starts with a literal path and goes on computed, as
+  # {abs:, parts: [text, nil, text ...]} (nil for each computed part); else nil.
+  def path_pattern(node)
+    return nil unless node.is_a?(Array) && node[0] == :string_literal && node[1].is_a?(Array) && node[1][0] == :string_content
+
+    abs = false
+    parts = []
+    node[1][1..].each_with_index do |part, i|
+      piece = part[0] == :@tstring_content ? [:lit, part[1]] : string_piece(part)
+      if piece.nil?
+        parts << nil unless parts.last.nil? && !parts.empty?
+      else
+        return nil if piece[0] == :abs && i.positive?
+
+        abs ||= piece[0] == :abs
+        parts.last.is_a?(String) ? parts[-1] = parts.last + piece[1] : parts << piece[1]
+      end
+    end
+    parts.first.is_a?(String) && !parts.first.empty? && parts.include?(nil) ? { abs: abs, parts: parts } : nil
+  end
+
+  def string_piece(part)
+    part[0] == :string_embexpr && part[1].is_a?(Array) && part[1].length == 1 ? value(part[1][0]) : nil
   end
 
   def concat(left, right)
@@ -54,12 +79,16 @@ module RunTestsSourcePaths
 
   def method_value(node)
     target, args = node[0] == :call ? [node, []] : [node[1], args_of(node[2].is_a?(Array) && node[2][0] == :arg_paren ? node[2][1] : node[2])]
-    return nil unless target[0] == :call && target[3].is_a?(Array) && args
+    return nil unless args
+    # Pathname(x)
+    return args.length == 1 ? value(args[0]) : nil if target[0] == :fcall && target[1][1] == "Pathname"
+    return nil unless target[0] == :call && target[3].is_a?(Array)
 
     name = target[3][1]
     receiver = target[1]
-    return value(receiver) if %w[to_s to_path].include?(name) && args.empty?
+    return value(receiver) if %w[to_s to_path expand_path].include?(name) && args.empty?
     return [:abs, @root] if name == "root" && const_named?(receiver, "Rails") && args.empty?
+    return args.length == 1 ? value(args[0]) : nil if name == "new" && const_named?(receiver, "Pathname")
 
     values = args.map { |arg| value(arg) }
     return nil if values.include?(nil)

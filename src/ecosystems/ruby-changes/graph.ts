@@ -133,6 +133,7 @@ export class GraphBuilder {
   }
 
   private loadTargets(file: string, load: LoadFact): string[] {
+    if (load.parts !== undefined) return this.patternTargets(file, load, load.parts);
     const { root } = this.input;
     const exact = (absolute: string): string[] => {
       const relative = path.relative(root, absolute).split(path.sep).join('/');
@@ -153,6 +154,30 @@ export class GraphBuilder {
       if (here.length > 0) return here;
     }
     return this.onLoadPath(load.path);
+  }
+
+  /** `require "plugins/#{name}"` may load any file whose path the literal parts allow,
+   * below any load path root (from the file's directory for require_relative). */
+  private patternTargets(file: string, load: LoadFact, parts: readonly (string | null)[]): string[] {
+    const [start, ...rest] = parts;
+    const first = start ?? '';
+    const absolute = load.abs || first.startsWith('/');
+    const fromHere = load.kind === 'require_relative' || /^\.\.?\//.test(first);
+    let prefix: string = first;
+    if (absolute) {
+      const relative = path.relative(this.input.root, first).split(path.sep).join('/');
+      prefix = relative === '' || !first.endsWith('/') ? relative : `${relative}/`;
+    } else if (fromHere) {
+      prefix = path.posix.join(load.kind === 'require_relative' ? path.posix.dirname(file) : '.', first);
+    }
+    if (prefix === '..' || prefix.startsWith('../')) {
+      this.outside.set(file, `${prefix}…`);
+      return [];
+    }
+    const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const body = [prefix, ...rest].map((part) => (part === null ? '.+' : escape(part))).join('').replace(/\\\.rb$/, '');
+    const matches = new RegExp(`${absolute || fromHere ? '^' : '(?:^|/)'}${body}\\.rb$`);
+    return this.input.files.filter((f) => matches.test(f));
   }
 
   private globTargets(file: string, pattern: string, abs: boolean): string[] {

@@ -18,6 +18,9 @@ export interface LoadFact {
   readonly path: string;
   /** path is absolute (built from __dir__, __FILE__, Rails.root); else as written. */
   readonly abs: boolean;
+  /** A path that starts literally and goes on computed (`"plugins/#{name}"`): its
+   * parts, null for each computed one; path is then the first. */
+  readonly parts?: readonly (string | null)[];
   readonly line: number | null;
 }
 

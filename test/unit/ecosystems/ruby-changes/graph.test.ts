@@ -96,6 +96,22 @@ describe('the require graph', () => {
     expect(reaching(globbed, 'spec/supported.rb')).toEqual([]);
   });
 
+  it('takes a path that starts literally and goes on computed for every file its literal parts allow', () => {
+    const plugins: Project = {
+      units: ['spec/a_spec.rb'],
+      sources: {
+        'spec/a_spec.rb': { loads: [{ kind: 'require', path: 'shop/plugins/', abs: false, parts: ['shop/plugins/', null], line: 1 }] },
+        'lib/shop/plugins/tax.rb': {}, 'lib/shop/plugins/eu/vat.rb': {}, 'lib/shop/other.rb': {},
+        'spec/helpers/money_helper.rb': {}, 'spec/helpers/money.rb': {}, 'lib/helpers/x_helper.rb': {},
+        'spec/b_spec.rb': { loads: [{ kind: 'require_relative', path: 'helpers/', abs: false, parts: ['helpers/', null, '_helper.rb'], line: 1 }] },
+      },
+    };
+    expect(reaching(plugins, 'lib/shop/plugins/eu/vat.rb')).toEqual(['spec/a_spec.rb: requires lib/shop/plugins/eu/vat.rb']);
+    expect(reaching(plugins, 'lib/shop/other.rb')).toEqual([]);
+    const relative = { ...plugins, units: ['spec/b_spec.rb'] };
+    expect(['spec/helpers/money_helper.rb', 'spec/helpers/money.rb', 'lib/helpers/x_helper.rb'].map((file) => reaching(relative, file).length)).toEqual([1, 0, 0]);
+  });
+
   it('names the first load it cannot follow that a unit reaches, and what is outside only when asked', () => {
     const sources = {
       ...project.sources,

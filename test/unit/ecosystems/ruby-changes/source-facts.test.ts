@@ -22,6 +22,7 @@ autoload :Baz
 Dir[File.join(__dir__, "support", "**", "*.rb")].sort.each { |f| require f }
 Dir.glob("spec/helpers/*.rb").each(&method(:require))
 Dir[Rails.root.join("spec/shared/**/*.rb")].each do |file| load file end
+Dir.glob(Pathname.new(__dir__).join("support", "*.rb")).each { |f| require_relative f }
 Dir[ENV["X"]].each { |f| require f }
 Dir["x/*.rb"].each { |f| require f.sub("x", "") }
 require name
@@ -35,6 +36,9 @@ end
 Object.const_get(:Fine)
 Object.const_get(name)
 @post = %w[draft]
+require "shop/plugins/#{kind}"
+require_relative "helpers/#{kind}_helper.rb"
+require "#{kind}/x"
 `;
 
 const suite = hasTools('ruby') ? describe : describe.skip;
@@ -81,18 +85,23 @@ suite('source_facts.rb', () => {
       ['require', 'k', 9],
       ['autoload', 'bar', 10],
       ['autoload_const', 'Baz', 11],
+      ['require', 'shop/plugins/', 29],
+      ['require_relative', 'helpers/', 30],
     ]);
+    expect(spec?.loads.slice(-2).map((l) => l.parts)).toEqual([['shop/plugins/', null], ['helpers/', null, '_helper.rb']]);
     expect(spec?.globs.map((g) => [g.abs ? path.relative(root, g.pattern) : g.pattern, g.abs, g.line])).toEqual([
       ['spec/support/**/*.rb', true, 12],
       ['spec/helpers/*.rb', false, 13],
       ['spec/shared/**/*.rb', true, 14],
+      ['spec/support/*.rb', true, 15],
     ]);
     expect(spec?.dynamic).toEqual([
-      { line: 15, what: 'Dir[ENV["X"]].each { |f| require f }' },
-      { line: 16, what: 'Dir["x/*.rb"].each { |f| require f.sub("x", "") }' },
-      { line: 17, what: 'require name' },
+      { line: 16, what: 'Dir[ENV["X"]].each { |f| require f }' },
+      { line: 17, what: 'Dir["x/*.rb"].each { |f| require f.sub("x", "") }' },
+      { line: 18, what: 'require name' },
+      { line: 31, what: 'require "#{kind}/x"' },
     ]);
-    expect(spec?.computed).toEqual([{ line: 24, what: '"#{kind}Job".constantize' }, { line: 26, what: 'Object.const_get(name)' }]);
+    expect(spec?.computed).toEqual([{ line: 25, what: '"#{kind}Job".constantize' }, { line: 27, what: 'Object.const_get(name)' }]);
     expect(spec?.superclasses).toEqual(['User']);
     expect(spec?.consts).toEqual(expect.arrayContaining(['Admin', 'Models', 'User', 'Blog', 'Comment', 'Fine', 'Bar', 'Baz']));
     expect(spec?.words).toEqual(expect.arrayContaining(['has_many', 'comments', 'class_name', 'post', 'draft']));
