@@ -88,8 +88,10 @@ export function cargoAffected(input: CrateGraphInput): AffectedUnits {
   const seen = new Set<string>();
   for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
     const { file, name, reason } = next;
-    if (seen.has(file)) continue;
-    seen.add(file);
+    // Once per file and reason: a file that includes two changed files says so for each.
+    const key = `${file}\0${reason ?? ''}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
     const whole = wholeSuiteFile(file, name, input);
     if (whole !== null) return { wholeSuite: whole };
     const member = memberOf(file, members);

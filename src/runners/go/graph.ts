@@ -41,9 +41,14 @@ export interface GoGraphInput {
   readonly exists: (relative: string) => boolean;
 }
 
-/** Where a changed file is: a package whose importers build it too, one only its own
- * test binary builds, nothing go builds (`none`), or a file go cannot place. */
-type Placed = { readonly pkg: string; readonly testOnly: boolean } | 'none' | { readonly unplaced: string };
+/** Where a changed file is: in packages (whose importers build it too, or only their own
+ * test binary), in nothing go builds (`none`), or where go cannot place it. */
+type Placed = readonly Placement[] | 'none' | { readonly unplaced: string };
+
+interface Placement {
+  readonly pkg: string;
+  readonly testOnly: boolean;
+}
 
 export function goAffected(input: GoGraphInput): AffectedUnits {
   const failed = input.packages.find((pkg) => pkg.Error?.Err !== undefined);
@@ -55,24 +60,27 @@ export function goAffected(input: GoGraphInput): AffectedUnits {
     if (!list.includes(reason)) list.push(reason);
     reasons.set(unit, list);
   };
+  const depth = input.root.split(path.sep).filter((part) => part !== '').length;
   for (const file of input.changed) {
     const whole = wholeSuiteFile(file, graph);
     if (whole !== null) return { wholeSuite: whole };
-    const placed = place(file, graph, input.exists, input.root.split('/').filter((part) => part !== '').length);
+    const placed = place(file, graph, input.exists, depth);
     if (placed === 'none') continue;
     if ('unplaced' in placed) return { wholeSuite: placed.unplaced };
-    const own = graph.unitOf.get(placed.pkg);
-    if (own !== undefined) add(own, 'same package');
-    if (placed.testOnly) continue;
-    for (const [unit, built] of graph.builds) if (unit !== own && built.has(placed.pkg)) add(unit, `depends on ${placed.pkg}`);
+    for (const { pkg, testOnly } of placed) {
+      const own = graph.unitOf.get(pkg);
+      if (own !== undefined) add(own, 'same package');
+      if (testOnly) continue;
+      for (const [unit, built] of graph.builds) if (unit !== own && built.has(pkg)) add(unit, `depends on ${pkg}`);
+    }
   }
   const units: SelectedUnit[] = [...reasons].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([unit, list]) => ({ unit, reasons: list }));
   return { units };
 }
 
 interface Graph {
-  /** Root-relative file → its package and whether only its test binary builds it. */
-  readonly files: ReadonlyMap<string, { pkg: string; testOnly: boolean }>;
+  /** Root-relative file → the packages that list it, and whether only their test binary builds it. */
+  readonly files: ReadonlyMap<string, readonly Placement[]>;
   /** Root-relative package directory ('' for the root) → import path. */
   readonly dirs: ReadonlyMap<string, string>;
   /** Import path → the unit of its directory. */
@@ -88,7 +96,7 @@ function readGraph(input: GoGraphInput): Graph {
   const unitDirs = new Map(input.units.map((unit) => [dirOf(unit), unit]));
   const byPath = new Map<string, ListedGoPackage>();
   for (const pkg of input.packages) if (pkg.ImportPath !== undefined && isPlain(pkg)) byPath.set(pkg.ImportPath, pkg);
-  const files = new Map<string, { pkg: string; testOnly: boolean }>();
+  const files = new Map<string, Placement[]>();
   const dirs = new Map<string, string>();
   const unitOf = new Map<string, string>();
   const builds = new Map<string, Set<string>>();
@@ -109,11 +117,12 @@ function readGraph(input: GoGraphInput): Graph {
     dirs.set(dir, pkg.ImportPath);
     if (unit !== undefined) unitOf.set(pkg.ImportPath, unit);
     const at = (file: string): string => (dir === '' ? file : `${dir}/${file}`);
-    for (const list of BUILT_FILES) {
-      // An ignored _test.go file would only ever be built into the package's own tests.
-      for (const file of fileList(pkg, list)) files.set(at(file), { pkg: pkg.ImportPath, testOnly: list === 'IgnoredGoFiles' && file.endsWith('_test.go') });
-    }
-    for (const list of TEST_FILES) for (const file of fileList(pkg, list)) if (!files.has(at(file))) files.set(at(file), { pkg: pkg.ImportPath, testOnly: true });
+    const put = (file: string, testOnly: boolean): void => {
+      files.set(at(file), [...(files.get(at(file)) ?? []), { pkg: pkg.ImportPath ?? '', testOnly }]);
+    };
+    // An ignored _test.go file would only ever be built into the package's own tests.
+    for (const list of BUILT_FILES) for (const file of fileList(pkg, list)) put(file, list === 'IgnoredGoFiles' && file.endsWith('_test.go'));
+    for (const list of TEST_FILES) for (const file of fileList(pkg, list)) put(file, true);
   }
   return { files, dirs, unitOf, builds, modules };
 }
@@ -133,21 +142,20 @@ function wholeSuiteFile(file: string, graph: Graph): string | null {
 }
 
 function place(file: string, graph: Graph, exists: (relative: string) => boolean, depth: number): Placed {
-  // go never builds testdata/: what is below it belongs to the package above it.
+  // A file may be in several packages' lists: embedded by one and by another below it.
+  const placed = [...(graph.files.get(file) ?? [])];
+  // go never builds testdata/: what is below it is read by the package above it.
   const parts = file.split('/');
   const testdata = parts.indexOf('testdata');
-  if (testdata !== -1) {
-    const pkg = graph.dirs.get(parts.slice(0, testdata).join('/'));
-    if (pkg !== undefined) return { pkg, testOnly: true };
-  }
-  const listed = graph.files.get(file);
-  if (listed !== undefined) return listed;
+  const reader = testdata === -1 ? undefined : graph.dirs.get(parts.slice(0, testdata).join('/'));
+  if (reader !== undefined) placed.push({ pkg: reader, testOnly: true });
+  if (placed.length > 0) return placed;
   const dir = cleanDir(path.posix.dirname(file));
   if (file.endsWith('.go') && testdata === -1) {
     const pkg = graph.dirs.get(dir);
     // A .go file in no listed package's directory is in no build: a `_` or `.`
     // directory, a nested module, a directory whose files are all constrained away.
-    return pkg === undefined ? 'none' : { pkg, testOnly: file.endsWith('_test.go') };
+    return pkg === undefined ? 'none' : [{ pkg, testOnly: file.endsWith('_test.go') }];
   }
   const module = moduleDirOf(dir, exists, depth);
   // Outside every module go builds from (a sibling project, a nested module of its own).

@@ -76,8 +76,12 @@ describe.each(TOOLCHAINS)('go changes, $version', ({ env }) => {
   it('places embedded files and constrained-away files in their package; selects nothing for what no build holds', async () => {
     const root = await project({
       'go.mod': `module ${M}\n\ngo 1.19\n`,
-      'a/a.go': 'package a\n\nimport _ "embed"\n\n//go:embed static/page.html\nvar page string\n',
+      'a/a.go': 'package a\n\nimport _ "embed"\n\n//go:embed static/page.html testdata/built.txt\nvar page string\n',
       'a/static/page.html': '<p>\n',
+      'a/testdata/built.txt': 'b\n',
+      // The same file embedded by the package below it too.
+      'a/static/s.go': 'package static\n\nimport _ "embed"\n\n//go:embed page.html\nvar page string\n',
+      'a/static/s_test.go': test('static'),
       'a/other_linux_only.go': '//go:build never\n\npackage a\n',
       'a/testdata/gen.go': 'package gen\n',
       'user/u_test.go': test('user', '', [`${M}/a`]),
@@ -89,7 +93,9 @@ describe.each(TOOLCHAINS)('go changes, $version', ({ env }) => {
       'nested/README.md': 'r\n',
     }, '.');
     const users = ['a: same package', `user: depends on ${M}/a`];
-    expect(lines(await affected(root, env, ['a/static/page.html']))).toEqual(users);
+    expect(lines(await affected(root, env, ['a/static/page.html']))).toEqual(['a: same package', 'a/static: same package', `user: depends on ${M}/a`]);
+    // testdata/ a package embeds is built into it.
+    expect(lines(await affected(root, env, ['a/testdata/built.txt']))).toEqual(users);
     // A constrained-away file may be built once its constraint changes.
     expect(lines(await affected(root, env, ['a/other_linux_only.go']))).toEqual(users);
     expect(lines(await affected(root, env, ['a/testdata/gen.go']))).toEqual(['a: same package']);
