@@ -64,6 +64,7 @@ export function goAffected(input: GoGraphInput): AffectedUnits {
   for (const file of input.changed) {
     const whole = wholeSuiteFile(file, graph);
     if (whole !== null) return { wholeSuite: whole };
+    if (graph.headers.has(file)) return { wholeSuite: `${file} is a C header: any package's cgo may include it` };
     const placed = place(file, graph, input.exists, depth);
     if (placed === 'none') continue;
     if ('unplaced' in placed) return { wholeSuite: placed.unplaced };
@@ -89,6 +90,8 @@ interface Graph {
   readonly builds: ReadonlyMap<string, ReadonlySet<string>>;
   /** Root-relative directories of the modules go builds from. */
   readonly modules: ReadonlySet<string>;
+  /** Root-relative C headers of cgo packages: `#include "../x/x.h"` reaches across packages. */
+  readonly headers: ReadonlySet<string>;
 }
 
 function readGraph(input: GoGraphInput): Graph {
@@ -101,6 +104,7 @@ function readGraph(input: GoGraphInput): Graph {
   const unitOf = new Map<string, string>();
   const builds = new Map<string, Set<string>>();
   const modules = new Set<string>();
+  const headers = new Set<string>();
   for (const pkg of input.packages) {
     if (pkg.Dir === undefined || pkg.ImportPath === undefined) continue;
     const dir = cleanDir(input.relative(pkg.Dir));
@@ -123,8 +127,9 @@ function readGraph(input: GoGraphInput): Graph {
     // An ignored _test.go file would only ever be built into the package's own tests.
     for (const list of BUILT_FILES) for (const file of fileList(pkg, list)) put(file, list === 'IgnoredGoFiles' && file.endsWith('_test.go'));
     for (const list of TEST_FILES) for (const file of fileList(pkg, list)) put(file, true);
+    for (const file of fileList(pkg, 'HFiles')) headers.add(at(file));
   }
-  return { files, dirs, unitOf, builds, modules };
+  return { files, dirs, unitOf, builds, modules, headers };
 }
 
 /** go.mod and go.sum of a module go builds from (or of the project), go.work above or in

@@ -102,6 +102,19 @@ describe.each(TOOLCHAINS)('go changes, $version', ({ env }) => {
     expect(lines(await affected(root, env, ['_skip/s.go', '.hidden/h.go', 'ignored/i.go', 'nested/n.go', 'nested/README.md', '../elsewhere/notes.txt']))).toEqual([]);
   });
 
+  it('is the whole suite for a cgo package\'s C header, which any package\'s cgo may include', async () => {
+    const root = await project({
+      'go.mod': `module ${M}\n\ngo 1.19\n`,
+      'c/c.go': 'package c\n\n// #include "c.h"\nimport "C"\n',
+      'c/c.h': '#define C 1\n',
+      'c/c.c': 'int c(void) { return C; }\n',
+      'c/c_test.go': test('c'),
+    });
+    const cgo = { ...env, CGO_ENABLED: '1' };
+    expect(lines(await affected(root, cgo, ['c/c.c']))).toEqual(['c: same package']);
+    expect(lines(await affected(root, cgo, ['c/c.h']))).toBe("c/c.h is a C header: any package's cgo may include it");
+  });
+
   it('is the whole suite for go.mod, go.sum, go.work above or in the project, vendor/modules.txt, and go list\'s error', async () => {
     const root = await project({
       'go.work': 'go 1.19\n\nuse ./p\n',
