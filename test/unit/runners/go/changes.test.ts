@@ -5,7 +5,7 @@ import path from 'node:path';
 import { go } from '../../../../src/runners/go/runner.js';
 import type { AffectedUnits, ChangeSupport, ShardSupport } from '../../../../src/runners/types.js';
 import { readProjectFacts } from '../../../../src/project/facts.js';
-import { hasTools } from '../../../e2e/helpers.js';
+import { copyFixture, hasTools } from '../../../e2e/helpers.js';
 
 const GO_123 = '/usr/lib/go-1.23/bin';
 /** No network, no toolchain switching, no caller GOFLAGS. */
@@ -130,6 +130,13 @@ describe.each(TOOLCHAINS)('go changes, $version', ({ env }) => {
     expect(lines(await affected(root, env, ['../q/go.mod', '../q/q.go']))).toEqual([]);
     await fs.outputFile(path.join(root, 'a/b.go'), 'package a\n\nimport _ "example.com/m/missing"\n');
     expect(lines(await affected(root, env, ['a/a.go']))).toMatch(/^go list failed: a\/b\.go:3:8: .*example\.com\/m\/missing/);
+  });
+
+  it('is the whole suite, with go\'s first error line, where go cannot load the module', async () => {
+    const root = path.join(await copyFixture('go-nested-dep'), 'inner');
+    temps.push(path.dirname(root));
+    const request = { root, facts: readProjectFacts(root), files: [], env, units: [], changed: [{ path: 'inner_test.go', change: 'modified' as const }] };
+    expect(lines(await (go.changes as ChangeSupport).affected(request))).toBe('go list failed: go: example.com/runtestsabsent@v1.0.0: module lookup disabled by GOPROXY=off');
   });
 
   it('places the files of a module replaced by a directory outside the project as its own', async () => {
