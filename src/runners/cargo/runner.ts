@@ -76,6 +76,8 @@ export const cargo: Runner = {
   changes: {
     // Loaded here, not before the runner starts: cargo metadata runs for a plan only.
     affected: async (request) => (await import('./changes.js')).cargoChanges(request),
+    // A module replaced by ../lib, a path dependency: files outside the project it places.
+    outside: true,
   },
 
   /** cargo's first `error:` and the lines that explain it, up to a blank line (a

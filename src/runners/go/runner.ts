@@ -62,6 +62,8 @@ export const go: Runner = {
   changes: {
     // Loaded here, not before the runner starts: go list runs for a plan only.
     affected: async (request) => (await import('./changes.js')).goChanges(request),
+    // A module replaced by ../lib, a path dependency: files outside the project it places.
+    outside: true,
   },
 
   /** The Test, Fuzz or Example function at the line, run by its exact name in its package. */
