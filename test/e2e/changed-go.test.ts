@@ -78,4 +78,20 @@ suite('run-tests plan and --changed for go (go list -deps -test), go1.19', () =>
     expect(report.command).toBe('go test ./a ./b ./x');
     expect(unitLines(report.plan ?? null)).toEqual([`a: depends on ${M}/b`, 'b: same package', `x: depends on ${M}/b`]);
   });
+
+  it.concurrent('--changed --shard deals out the planned packages only: two shards hold them all, once, and merge', async () => {
+    const dir = await gitFixture('changed-go');
+    touch(dir, 'c/c.go');
+    const shards = [];
+    for (const k of [1, 2]) {
+      const { exitCode, report } = await runJson(['--cwd', dir, '--changed', '--shard', `${k}/2`], { env: goEnv });
+      expect([exitCode, report.status, report.shard?.total_units, report.warnings]).toEqual([0, 'passed', 4, []]);
+      shards.push(report);
+      await fs.writeJson(path.join(dir, `.run-tests/shard-${k}.json`), report);
+    }
+    expect(shards.flatMap((r) => r.shard?.units ?? []).sort()).toEqual(['a', 'b', 'c', 'x']);
+    expect(shards.map((r) => r.summary.run).reduce((a, b) => a + b, 0)).toBe(4);
+    const merged = await runJson(['merge', path.join(dir, '.run-tests/shard-1.json'), path.join(dir, '.run-tests/shard-2.json')]);
+    expect([merged.exitCode, merged.report.status, merged.report.summary.run]).toEqual([0, 'passed', 4]);
+  });
 });
