@@ -32,6 +32,7 @@ import { locateTests } from './locations.js';
 import { selectShard, shardSupport, unitOfTests } from './shard/select.js';
 import { recordEmptyShard, recordUnstarted } from './shard/empty.js';
 import { NO_CHANGE_AFFECTS, nothingToRun, planChange } from './change/plan.js';
+import { plannedCheck } from './change/planned-check.js';
 import { nothingChangedReport } from './build-report.js';
 import type { ChangePlan } from '../model/report.js';
 import { shardParts } from './shard/report-fields.js';
@@ -263,9 +264,9 @@ async function finish(run: Execution, outcome: ProcessOutcome, follower: ReportF
   // A rerun that lost some of its selection proves nothing about those tests.
   if (status === 'passed' && missing.length > 0) status = 'error';
   // --changed: what ran must be what was planned, as a rerun's tests must be.
-  const unplanned = run.planned ? plannedCheck(run.planned, tests, unitOfTests(adapter, run.facts), request.name !== null) : [];
-  warnings.push(...unplanned);
-  if (status === 'passed' && unplanned.length > 0) status = 'error';
+  const unplanned = run.planned ? plannedCheck(run.planned, tests, unitOfTests(adapter, run.facts), request.name !== null) : { outside: [], idle: [] };
+  warnings.push(...unplanned.outside, ...unplanned.idle);
+  if (status === 'passed' && unplanned.outside.length > 0) status = 'error';
   const named = checkName(request.name, adapter, tests, status, read.warnings);
   warnings.push(...named.warnings);
   // That the name matched nothing says why no test ran; the bare "no tests ran" goes.
@@ -294,24 +295,6 @@ async function finish(run: Execution, outcome: ProcessOutcome, follower: ReportF
     return { ...built, ...treeFields };
   });
   return { report: result, tests };
-}
-
-/** What a --changed run ran against what it planned: a test of a unit not planned, or a
- * planned unit that ran no test (unless --name narrowed them), each a warning. */
-function plannedCheck(planned: ReadonlySet<string>, tests: readonly TestResult[], unitOf: (test: TestResult) => string | null, named: boolean): string[] {
-  const ran = new Set<string>();
-  const outside = new Set<string>();
-  for (const test of tests) {
-    const unit = unitOf(test);
-    if (unit === null) continue;
-    ran.add(unit);
-    if (!planned.has(unit)) outside.add(unit);
-  }
-  const idle = named ? [] : [...planned].filter((unit) => !ran.has(unit));
-  const warnings: string[] = [];
-  if (outside.size > 0) warnings.push(`--changed: tests ran in ${outside.size} unit(s) the plan did not select: ${[...outside].sort().slice(0, 10).join(', ')}`);
-  if (idle.length > 0) warnings.push(`--changed: ${idle.length} planned unit(s) ran no test: ${idle.sort().slice(0, 10).join(', ')}`);
-  return warnings;
 }
 
 const keepRuns = (request: RunRequest): number => request.keepRuns ?? DEFAULT_KEEP_RUNS;
