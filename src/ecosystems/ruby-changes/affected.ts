@@ -19,6 +19,8 @@ export interface RubyChangeOptions {
 
 export const rubyChanges = (options: RubyChangeOptions = {}): ChangeSupport => ({
   affected: (request) => affectedUnits(request, options),
+  // A gem the Gemfile takes from ../shared, a require_relative or -I directory outside.
+  outside: true,
 });
 
 const LOCKS = new Set(['Gemfile', 'Gemfile.lock', 'gems.rb', 'gems.locked']);
@@ -63,15 +65,20 @@ async function affectedUnits(request: AffectedRequest, options: RubyChangeOption
     const why = wholeSuiteFile(file, facts, pathGems, eager);
     if (why !== null) return { wholeSuite: why };
   }
+  // Outside the project only a Ruby file can be loaded (a path gem's files were above).
+  const outside = request.changed.filter((file) => file.path.startsWith('../') && file.path.endsWith('.rb'));
+  const inside = changed.filter((file) => !file.startsWith('../'));
+  if (inside.length === 0 && outside.length === 0) return { units: [] };
   const found = projectFiles(facts);
   if (found === null) return { wholeSuite: `the project has more than ${MAX_RUBY_FILES} Ruby files, more than a plan reads` };
-  const files = found.ruby;
-  const known = new Set(files);
-  const unread = changed.find((file) => !file.startsWith('../') && !known.has(file));
+  const known = new Set(found.ruby);
+  const unread = inside.find((file) => !known.has(file));
   if (unread !== undefined) return { wholeSuite: `${unread} is in a directory the graph does not read` };
 
   const templates = rails ? found.templates : [];
-  const sources = await readSourceFacts(root, [...files, ...templates], request.env, reportersDir(request));
+  const sources = await readSourceFacts(root, [...found.ruby, ...templates], request.env, reportersDir(request));
+  // Changed files outside are reached by the loads that name them, and read no further.
+  const files = [...found.ruby, ...outside.map((file) => file.path)];
   const units = new Set(request.units.map((unit) => unit.name));
   const builder = new GraphBuilder({
     root, files, templates, opaqueTemplate: rails ? found.opaque : null, sources, units, changed: new Set(changed),
@@ -81,13 +88,15 @@ async function affectedUnits(request: AffectedRequest, options: RubyChangeOption
   });
   if (rails) addRailsEdges(builder);
   const graph = builder.build();
-  const unknown = unknownReached(graph, [...units], changed.some((file) => file.startsWith('../')));
+  const unknown = unknownReached(graph, [...units], outside.length > 0);
   if (unknown !== null) return { wholeSuite: unknown };
 
   const reverse = reverseOf(graph);
   const reasons = new Map<string, string[]>();
-  for (const file of changed.filter((f) => !f.startsWith('../'))) {
+  for (const file of [...inside, ...outside.map((f) => f.path)]) {
     const reaching = unitsReaching(graph, reverse, file, units);
+    const [loader] = reaching.keys();
+    if (loader !== undefined && outside.some((f) => f.path === file && f.change === 'deleted')) return { wholeSuite: `${file} was deleted, and ${loader} loads it` };
     if (reaching.size === 0 && readAtRunTime(file, units)) return { wholeSuite: `${file} is loaded by no test but lies among them: a test may read it at run time` };
     if (units.size > 1 && reaching.size + (units.has(file) ? 1 : 0) === units.size) return { wholeSuite: everyTest(file, reaching) };
     for (const [unit, why] of reaching) reasons.set(unit, [...(reasons.get(unit) ?? []), why]);
@@ -99,7 +108,7 @@ async function affectedUnits(request: AffectedRequest, options: RubyChangeOption
 /** A file among the tests that no test loads is data a test reads (a sample source
  * file), unless it is a test file the suite does not run (test/system/ under Rails). */
 const readAtRunTime = (file: string, units: ReadonlySet<string>): boolean =>
-  /(?:^|\/)(?:spec|test|tests)\//.test(file) && !units.has(file) && testedName(file) === null;
+  !file.startsWith('../') && /(?:^|\/)(?:spec|test|tests)\//.test(file) && !units.has(file) && testedName(file) === null;
 
 /** The reason for a file every unit reaches, naming the file they reach it through when
  * they share one (`spec/spec_helper.rb`). */

@@ -16,13 +16,14 @@ export interface Graph {
   readonly edges: ReadonlyMap<string, ReadonlyMap<string, EdgeKind>>;
   /** A file with a load the graph cannot follow -> why, for the whole suite's reason. */
   readonly unknown: ReadonlyMap<string, string>;
-  /** A file that loads a path outside the project -> that path. */
+  /** A file that loads a path outside the project, not a changed file -> that path. */
   readonly outside: ReadonlyMap<string, string>;
 }
 
 export interface GraphInput {
   readonly root: string;
-  /** Every .rb file of the project, root-relative. */
+  /** Every .rb file of the project, root-relative, and the changed ones outside it
+   * (`../`), which are not in sources. */
   readonly files: readonly string[];
   /** Views and components whose code is read (they are in sources too). */
   readonly templates: readonly string[];
@@ -138,11 +139,9 @@ export class GraphBuilder {
     const exact = (absolute: string): string[] => {
       const relative = path.relative(root, absolute).split(path.sep).join('/');
       const withExt = relative.endsWith('.rb') ? relative : `${relative}.rb`;
-      if (withExt.startsWith('../')) {
-        this.outside.set(file, withExt);
-        return [];
-      }
-      return this.fileSet.has(withExt) ? [withExt] : [];
+      if (this.fileSet.has(withExt)) return [withExt];
+      if (withExt.startsWith('../')) this.outside.set(file, withExt);
+      return [];
     };
     if (load.abs || load.path.startsWith('/')) return exact(load.path);
     if (load.kind === 'autoload_const') return this.definers(load.path, false);
@@ -170,10 +169,7 @@ export class GraphBuilder {
     } else if (fromHere) {
       prefix = path.posix.join(load.kind === 'require_relative' ? path.posix.dirname(file) : '.', first);
     }
-    if (prefix === '..' || prefix.startsWith('../')) {
-      this.outside.set(file, `${prefix}…`);
-      return [];
-    }
+    if (prefix === '..' || prefix.startsWith('../')) this.outside.set(file, `${prefix}…`);
     const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     const body = [prefix, ...rest].map((part) => (part === null ? '.+' : escape(part))).join('').replace(/\\\.rb$/, '');
     const matches = new RegExp(`${absolute || fromHere ? '^' : '(?:^|/)'}${body}\\.rb$`);
@@ -182,10 +178,7 @@ export class GraphBuilder {
 
   private globTargets(file: string, pattern: string, abs: boolean): string[] {
     const relative = abs ? path.relative(this.input.root, pattern).split(path.sep).join('/') : pattern.replace(/^\.\//, '');
-    if (relative.startsWith('../')) {
-      this.outside.set(file, relative);
-      return [];
-    }
+    if (relative.startsWith('../')) this.outside.set(file, relative);
     const matches = picomatch(relative, { dot: true });
     return this.input.files.filter((f) => matches(f));
   }
