@@ -3,13 +3,13 @@
  * graph cannot place. Wider than needed is allowed; narrower never. */
 import path from 'node:path';
 import type { ProjectFacts } from '../../project/facts.js';
-import type { AffectedRequest, AffectedUnits, ChangeSupport, SelectedUnit } from '../../runners/types.js';
+import type { AffectedRequest, AffectedUnits, ChangedFile, ChangeSupport, SelectedUnit } from '../../runners/types.js';
 import { reportersDir } from '../listed-units.js';
-import { GraphBuilder } from './graph.js';
+import { GraphBuilder, type Graph } from './graph.js';
 import { projectInflections, testedName } from './names.js';
 import { addRailsEdges, autoloads, eagerLoaded, eagerLoading, isRailsApp } from './rails.js';
 import { reverseOf, unitsReaching, unknownReached } from './reach.js';
-import { MAX_RUBY_FILES, projectFiles, readSourceFacts } from './sources.js';
+import { MAX_RUBY_FILES, projectFiles, readSourceFacts, type ProjectFiles } from './sources.js';
 
 export interface RubyChangeOptions {
   /** What every unit loads before its own code, as require names (rspec's `--require`
@@ -56,53 +56,71 @@ export function pathGemDirs(facts: ProjectFacts): string[] {
 }
 
 async function affectedUnits(request: AffectedRequest, options: RubyChangeOptions): Promise<AffectedUnits> {
-  const { facts, root } = request;
-  const changed = request.changed.map((file) => file.path);
+  const { facts } = request;
   const rails = isRailsApp(facts);
   const eager = rails ? eagerLoading(facts, request.env) : null;
   const pathGems = pathGemDirs(facts);
-  for (const file of changed) {
+  for (const { path: file } of request.changed) {
     const why = wholeSuiteFile(file, facts, pathGems, eager);
     if (why !== null) return { wholeSuite: why };
   }
   // Outside the project only a Ruby file can be loaded (a path gem's files were above).
   const outside = request.changed.filter((file) => file.path.startsWith('../') && file.path.endsWith('.rb'));
-  const inside = changed.filter((file) => !file.startsWith('../'));
+  const inside = request.changed.filter((file) => !file.path.startsWith('../'));
   if (inside.length === 0 && outside.length === 0) return { units: [] };
   const found = projectFiles(facts);
   if (found === null) return { wholeSuite: `the project has more than ${MAX_RUBY_FILES} Ruby files, more than a plan reads` };
   const known = new Set(found.ruby);
-  const unread = inside.find((file) => !known.has(file));
-  if (unread !== undefined) return { wholeSuite: `${unread} is in a directory the graph does not read` };
+  const unread = inside.find((file) => !known.has(file.path));
+  if (unread !== undefined) return { wholeSuite: `${unread.path} is in a directory the graph does not read` };
 
+  const units = new Set(request.units.map((unit) => unit.name));
+  const graph = await readGraph(request, options, { found, outside, units, rails });
+  const unknown = unknownReached(graph, [...units], outside.length > 0);
+  if (unknown !== null) return { wholeSuite: unknown };
+  return selected(graph, [...inside, ...outside], units);
+}
+
+interface GraphParts {
+  readonly found: ProjectFiles;
+  readonly outside: readonly ChangedFile[];
+  readonly units: ReadonlySet<string>;
+  readonly rails: boolean;
+}
+
+/** The graph of the project's files (and of Rails' views), read by the project's Ruby. */
+async function readGraph(request: AffectedRequest, options: RubyChangeOptions, { found, outside, units, rails }: GraphParts): Promise<Graph> {
+  const { facts, root } = request;
   const templates = rails ? found.templates : [];
   const sources = await readSourceFacts(root, [...found.ruby, ...templates], request.env, reportersDir(request));
   // Changed files outside are reached by the loads that name them, and read no further.
   const files = [...found.ruby, ...outside.map((file) => file.path)];
-  const units = new Set(request.units.map((unit) => unit.name));
   const builder = new GraphBuilder({
-    root, files, templates, opaqueTemplate: rails ? found.opaque : null, sources, units, changed: new Set(changed),
+    root, files, templates, opaqueTemplate: rails ? found.opaque : null, sources, units,
+    changed: new Set(request.changed.map((file) => file.path)),
     preloads: options.preloads?.(request) ?? [],
     autoload: autoloads(facts, sources),
     inflections: projectInflections(facts, files.filter((file) => file.startsWith('config/'))),
   });
   if (rails) addRailsEdges(builder);
-  const graph = builder.build();
-  const unknown = unknownReached(graph, [...units], outside.length > 0);
-  if (unknown !== null) return { wholeSuite: unknown };
+  return builder.build();
+}
 
+/** The units that reach each changed file, with its reasons; the whole suite when one of
+ * them every unit reaches, a data file among the tests, or a deleted file outside. */
+function selected(graph: Graph, changed: readonly ChangedFile[], units: ReadonlySet<string>): AffectedUnits {
   const reverse = reverseOf(graph);
   const reasons = new Map<string, string[]>();
-  for (const file of [...inside, ...outside.map((f) => f.path)]) {
+  for (const { path: file, change } of changed) {
     const reaching = unitsReaching(graph, reverse, file, units);
     const [loader] = reaching.keys();
-    if (loader !== undefined && outside.some((f) => f.path === file && f.change === 'deleted')) return { wholeSuite: `${file} was deleted, and ${loader} loads it` };
+    if (loader !== undefined && change === 'deleted') return { wholeSuite: `${file} was deleted, and ${loader} loads it` };
     if (reaching.size === 0 && readAtRunTime(file, units)) return { wholeSuite: `${file} is loaded by no test but lies among them: a test may read it at run time` };
     if (units.size > 1 && reaching.size + (units.has(file) ? 1 : 0) === units.size) return { wholeSuite: everyTest(file, reaching) };
     for (const [unit, why] of reaching) reasons.set(unit, [...(reasons.get(unit) ?? []), why]);
   }
-  const selected: SelectedUnit[] = [...reasons].sort(([a], [b]) => (a < b ? -1 : 1)).map(([unit, list]) => ({ unit, reasons: list }));
-  return { units: selected };
+  const byUnit = [...reasons].sort(([a], [b]) => (a < b ? -1 : 1));
+  return { units: byUnit.map(([unit, list]): SelectedUnit => ({ unit, reasons: list })) };
 }
 
 /** A file among the tests that no test loads is data a test reads (a sample source
