@@ -100,7 +100,8 @@ async function readGraph(request: AffectedRequest, options: RubyChangeOptions, {
     changed: new Set(request.changed.map((file) => file.path)),
     preloads: options.preloads?.(request) ?? [],
     autoload: autoloads(facts, sources),
-    inflections: projectInflections(facts, files.filter((file) => file.startsWith('config/'))),
+    // config/initializers/inflections.rb, or a gem's own Zeitwerk loader in lib/.
+    inflections: projectInflections(facts, found.ruby.filter((file) => ['inflect', 'irregular'].some((w) => sources.get(file)?.words.includes(w)))),
   });
   if (rails) addRailsEdges(builder);
   return builder.build();

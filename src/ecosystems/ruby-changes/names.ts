@@ -32,20 +32,20 @@ export function wordKeys(word: string, irregular: ReadonlyMap<string, string> = 
   return [...keys];
 }
 
-/** What the project's own inflections add, read from config/ (a changed config file is
- * the whole suite, so these are as the tree has them): `inflect.irregular "octopus",
- * "octopi"` as a plural and its singular, and Zeitwerk's `inflect("v2_api" => "APIv2")`
- * as another key for files named `v2_api`. */
+/** What the project's own inflections add, read from the files that call them (a
+ * changed config file is the whole suite; a changed lib file is read as changed):
+ * `inflect.irregular "octopus", "octopi"` as a plural and its singular, and Zeitwerk's
+ * `inflect("v2_api" => "APIv2")` as another key for files named `v2_api`. */
 export interface Inflections {
   readonly irregular: ReadonlyMap<string, string>;
   /** A file name's key -> the other keys its constant has. */
   readonly aliases: ReadonlyMap<string, readonly string[]>;
 }
 
-export function projectInflections(facts: ProjectFacts, configFiles: readonly string[]): Inflections {
+export function projectInflections(facts: ProjectFacts, files: readonly string[]): Inflections {
   const irregular = new Map<string, string>();
   const aliases = new Map<string, string[]>();
-  for (const file of configFiles) {
+  for (const file of files) {
     const text = facts.read(file) ?? '';
     if (!text.includes('inflect')) continue;
     for (const m of text.matchAll(/\birregular[\s(]+["'](\w+)["']\s*,\s*["'](\w+)["']/g)) {
