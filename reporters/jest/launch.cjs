@@ -14,9 +14,12 @@
  *      [--path <path>]... [--name <regex>] -- [the script's jest arguments]
  *
  * --list: jest's own --listTests --json for the same arguments and selection, written
- * for run-tests --shard (../shared/units-out.cjs); nothing runs.
+ * for run-tests --shard (../shared/units-out.cjs); nothing runs. --plan [--related <file>]...:
+ * jest's --listTests --findRelatedTests <file>... (its haste map's dependencies), and the
+ * files its configuration loads around every test file (`setup`), for run-tests plan.
  */
 'use strict';
+const fs = require('node:fs');
 const { createRequire } = require('node:module');
 const path = require('node:path');
 const { parseLauncherArgs, pathPattern, NO_TEST_FILES_EXIT } = require('./launch-args.cjs');
@@ -96,6 +99,12 @@ async function listTests(argv) {
     printed.push(String(chunk));
     return write.call(this, chunk, ...rest);
   };
+  if (opts.related.length > 0) {
+    // The script's path patterns would be read as changed files: the plan keeps the
+    // listed units only.
+    argv._ = opts.related;
+    argv.findRelatedTests = true;
+  }
   try {
     await jest.runCLI(argv, projects);
   } finally {
@@ -103,7 +112,23 @@ async function listTests(argv) {
   }
   const list = printed.join('').split('\n').reverse().find((line) => line.trim().startsWith('['));
   if (list === undefined) throw new Error('run-tests launcher: jest --listTests printed no list');
-  writeUnits(JSON.parse(list));
+  writeUnits(JSON.parse(list), opts.plan ? { setup: await configuredFiles(argv, projects) } : {});
+}
+
+/** The project's files jest's configuration loads around every test file (setup files,
+ * the environment, transforms, resolvers, serializers): a change to one of them, or to
+ * what it imports, may change any test. Files below node_modules are packages. */
+async function configuredFiles(argv, projects) {
+  const requireCli = createRequire(requireJest.resolve('jest-cli'));
+  const { globalConfig, configs } = await requireCli('jest-config').readConfigs(argv, projects);
+  const named = [globalConfig.globalSetup, globalConfig.globalTeardown, globalConfig.testSequencer];
+  for (const config of configs) {
+    named.push(...(config.setupFiles ?? []), ...(config.setupFilesAfterEnv ?? []), ...(config.snapshotSerializers ?? []),
+      ...(config.transform ?? []).map((entry) => entry[1]), config.globalSetup, config.globalTeardown, config.testEnvironment,
+      config.snapshotResolver, config.resolver, config.runner, config.testRunner, config.dependencyExtractor, config.haste?.hasteImplModulePath);
+  }
+  const own = (file) => typeof file === 'string' && path.isAbsolute(file) && !file.split(path.sep).includes('node_modules') && fs.existsSync(file);
+  return [...new Set(named.filter(own))];
 }
 
 main().catch((error) => {
