@@ -99,6 +99,7 @@ async function listTests(argv) {
     printed.push(String(chunk));
     return write.call(this, chunk, ...rest);
   };
+  const byFile = opts.related.length > 0 ? relatedByFile() : null;
   if (opts.related.length > 0) {
     // The script's path patterns would be read as changed files: the plan keeps the
     // listed units only.
@@ -112,7 +113,29 @@ async function listTests(argv) {
   }
   const list = printed.join('').split('\n').reverse().find((line) => line.trim().startsWith('['));
   if (list === undefined) throw new Error('run-tests launcher: jest --listTests printed no list');
-  writeUnits(JSON.parse(list), opts.plan ? { setup: await configuredFiles(argv, projects) } : {});
+  const related = byFile !== null && Object.keys(byFile).length > 0 ? { related: byFile } : {};
+  writeUnits(JSON.parse(list), opts.plan ? { setup: await configuredFiles(argv, projects), ...related } : {});
+}
+
+/** --findRelatedTests answers for all its files at once; the plan says which test depends
+ * on which file: jest's own resolveInverse (jest-resolve-dependencies, as @jest/core loads
+ * it) is asked once more for each file. Null where that module is not found: the plan
+ * then names all the files for each test. */
+function relatedByFile() {
+  let resolver;
+  try {
+    resolver = createRequire(requireJest.resolve('@jest/core'))('jest-resolve-dependencies').DependencyResolver;
+  } catch {
+    return null;
+  }
+  const resolveInverse = resolver?.prototype?.resolveInverse;
+  if (typeof resolveInverse !== 'function') return null;
+  const byFile = {};
+  resolver.prototype.resolveInverse = function resolveEach(paths, filter, options) {
+    for (const file of paths) byFile[file] = [...new Set([...(byFile[file] ?? []), ...resolveInverse.call(this, new Set([file]), filter, options)])];
+    return resolveInverse.call(this, paths, filter, options);
+  };
+  return byFile;
 }
 
 /** The project's files jest's configuration loads around every test file (setup files,
