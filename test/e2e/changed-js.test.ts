@@ -9,8 +9,10 @@
 import { describe, expect, it } from '@jest/globals';
 import fs from 'fs-extra';
 import path from 'node:path';
+import { versionDir } from '../../scripts/runner-versions.js';
 import { REPO, runJson } from './helpers.js';
 import { git, gitFixture, planJson, touch, unitLines } from './changed-support.js';
+import { installedSets } from './runner-versions.js';
 
 interface Case {
   readonly runner: 'jest' | 'vitest' | 'mocha' | 'node-test';
@@ -37,10 +39,11 @@ const CASES: readonly Case[] = [
 
 const ON_A = ['test/a.test.js: imports src/a.js', 'test/b.test.js: imports src/a.js via src/b.js'];
 
-/** A git copy of the runner's fixture, using this repository's runners; its project's path. */
-async function project(runner: Case['runner']): Promise<string> {
+/** A git copy of the runner's fixture, using this repository's runners (or a set of the
+ * version matrix); its project's path. */
+async function project(runner: Case['runner'], set?: string): Promise<string> {
   const dir = await gitFixture(`changed-${runner}`);
-  await fs.symlink(path.join(REPO, 'node_modules'), path.join(dir, 'app/node_modules'));
+  await fs.symlink(path.join(set === undefined ? REPO : versionDir(set), 'node_modules'), path.join(dir, 'app/node_modules'));
   return path.join(dir, 'app');
 }
 
@@ -125,5 +128,22 @@ describe.each(CASES)('run-tests plan and --changed for $runner', ({ runner, setu
     expect(report.summary).toEqual({ run: 2, passed: 2, failures: 0, errors: 0, skips: 0 });
     expect(Object.keys(report.unit_durations ?? {}).sort()).toEqual(['test/a.test.js', 'test/b.test.js']);
     expect(unitLines(report.plan ?? null)).toEqual(ON_A);
+  });
+});
+
+/** The older jest and vitest majors of the version matrix relate files as the ones in
+ * node_modules (jest 30, vitest 4) do above. */
+const sets = [...installedSets('jest'), ...installedSets('vitest')].filter((set) => set !== 'jest-30' && set !== 'vitest-4');
+
+describe.each(sets.length > 0 ? sets : ['none installed'])('run-tests plan on %s', (set) => {
+  const found = CASES.find((c) => set.startsWith(`${c.runner}-`));
+  (found === undefined ? it.skip : it.concurrent)('relates a source file through the runner\'s own graph, and its setup file is the whole suite', async () => {
+    const { runner, onC, setup } = found as Case;
+    const app = await project(runner, set);
+    touch(app, 'src/a.js');
+    touch(app, 'src/c.js');
+    expect(await planOf(app, runner)).toEqual({ exitCode: 0, units: [...ON_A, `test/c.test.js: ${onC}`], whole: null });
+    touch(app, setup);
+    expect((await planOf(app, runner)).whole).toBe(`${setup} changed: a setup file, loaded before every test file`);
   });
 });
