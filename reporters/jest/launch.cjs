@@ -105,6 +105,8 @@ async function listTests(argv) {
     // listed units only.
     argv._ = opts.related;
     argv.findRelatedTests = true;
+    // With coverage, jest relates files by another call than resolveInverse.
+    argv.coverage = false;
   }
   try {
     await jest.runCLI(argv, projects);
