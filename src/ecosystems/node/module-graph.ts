@@ -76,6 +76,7 @@ export async function moduleGraph(root: string, entries: readonly string[]): Pro
     for (const [file, spec] of uninstalled(metafile, new Set(packages))) unresolved.set(`${file}\0${spec}`, spec);
     const computed = computedImports(result.warnings);
     for (const [file, glob] of globImports(metafile)) if (!computed.has(file)) computed.set(file, glob);
+    for (const [file, call] of requireMade(root, metafile)) if (!computed.has(file)) computed.set(file, call);
     return { imports: importsOf(metafile), computed, unresolved: byImporter(unresolved) };
   }
 }
@@ -191,6 +192,24 @@ function globImports(metafile: Metafile): Map<string, string> {
   for (const [file, input] of Object.entries(metafile.inputs)) {
     const glob = input.imports.find((i) => i.external && i.path.includes('*'));
     if (glob) found.set(file, `a pattern: ${glob.path}`);
+  }
+  return found;
+}
+
+/** A require function made at run time (`createRequire(import.meta.url)`, `module.require`)
+ * loads what esbuild does not follow, literal paths too: its calls are computed imports. */
+function requireMade(root: string, metafile: Metafile): Map<string, string> {
+  const found = new Map<string, string>();
+  for (const file of Object.keys(metafile.inputs)) {
+    if (file === STDIN || !/\.[cm]?[jt]sx?$/.test(file)) continue;
+    let text: string;
+    try {
+      text = fs.readFileSync(path.join(root, file), 'utf8');
+    } catch {
+      continue;
+    }
+    const made = /\b(createRequire|module\.require)\s*\(/.exec(text);
+    if (made) found.set(file, `${made[1] ?? ''}(...)`);
   }
   return found;
 }

@@ -56,18 +56,22 @@ describe('moduleGraph', () => {
     expect([...graph.computed, ...graph.unresolved]).toEqual([]);
   });
 
-  it('names each file with an import left to run time: require(x), import(x), an indirect require, a computed path esbuild globs', async () => {
+  it('names each file with an import left to run time: require(x), import(x), an indirect require, a computed path esbuild globs, a require made by createRequire', async () => {
     const app = await project({
       'app/src/req.js': 'const name = process.env.X;\nmodule.exports = () => require(name);\n',
       'app/src/imp.mjs': 'export const load = (where) => import(`${where}`);\n',
       'app/src/indirect.js': 'const r = require;\nmodule.exports = r;\n',
       'app/src/glob.js': "module.exports = (n) => require('./plugins/' + n);\n",
       'app/src/plugins/one.js': 'module.exports = 1;\n',
-      'app/test/a.test.js': "require('../src/req');\nimport('../src/imp.mjs');\nrequire('../src/indirect');\nrequire('../src/glob');\n",
+      'app/src/made.mjs': "import { createRequire } from 'node:module';\nconst require = createRequire(import.meta.url);\nexport const helper = require('./helper.cjs');\n",
+      'app/src/helper.cjs': 'module.exports = 1;\n',
+      'app/test/a.test.js': "require('../src/req');\nimport('../src/imp.mjs');\nrequire('../src/indirect');\nrequire('../src/glob');\nimport('../src/made.mjs');\n",
     });
     const graph = await moduleGraph(app, ['test/a.test.js']);
+    // A require made by createRequire is not followed, a literal path's neither.
+    expect(graph.imports.get('src/made.mjs')).toEqual([]);
     expect(Object.fromEntries(graph.computed)).toEqual({
-      'src/req.js': 'require(name)', 'src/imp.mjs': 'import(`${where}`)', 'src/indirect.js': 'require', 'src/glob.js': 'a pattern: ./plugins/**/*',
+      'src/req.js': 'require(name)', 'src/imp.mjs': 'import(`${where}`)', 'src/indirect.js': 'require', 'src/glob.js': 'a pattern: ./plugins/**/*', 'src/made.mjs': 'createRequire(...)',
     });
   });
 
