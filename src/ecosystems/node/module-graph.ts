@@ -54,7 +54,8 @@ export async function moduleGraph(root: string, entries: readonly string[]): Pro
     outfile: path.join(root, '..', '.run-tests-graph.js'),
     logLevel: 'silent' as const,
     logOverride: Object.fromEntries([...COMPUTED_IDS].map((id) => [id, 'warning' as const])),
-    loader: Object.fromEntries(LEAVES.map((ext) => [ext, 'empty' as const])),
+    // JSX in .js files is common (React projects), and a superset of what .js holds.
+    loader: { ...Object.fromEntries(LEAVES.map((ext) => [ext, 'empty' as const])), '.js': 'jsx' as const },
   };
   // A bare import that no installed package and no tsconfig path provides fails the
   // build: it is noted, left out, and the graph read again (at most once more).

@@ -86,15 +86,16 @@ describe('moduleGraph', () => {
     expect(graph.imports.get('test/a.test.js')).toEqual(['src/a.js']);
   });
 
-  it('reads an image as a leaf; fails, saying where, on a missing file or a kind whose imports it cannot read', async () => {
+  it('reads an image as a leaf and JSX in a .js file; fails, saying where, on a missing file or a kind whose imports it cannot read', async () => {
     const app = await project({
       'app/src/logo.png': 'png',
       'app/src/view.vue': '<template></template>\n',
-      'app/test/a.test.js': "require('../src/logo.png');\n",
+      'app/src/view.js': "export const View = () => <div class='x'>{1}</div>;\n",
+      'app/test/a.test.js': "require('../src/logo.png');\nrequire('../src/view.js');\n",
       'app/test/b.test.js': "require('../src/view.vue');\n",
       'app/test/c.test.js': "require('./missing');\n",
     });
-    expect((await moduleGraph(app, ['test/a.test.js'])).imports.get('test/a.test.js')).toEqual(['src/logo.png']);
+    expect((await moduleGraph(app, ['test/a.test.js'])).imports.get('test/a.test.js')).toEqual(['src/logo.png', 'src/view.js']);
     await expect(moduleGraph(app, ['test/b.test.js'])).rejects.toThrow(GraphError);
     await expect(moduleGraph(app, ['test/b.test.js'])).rejects.toThrow(/^test\/b\.test\.js:1: No loader is configured for "\.vue" files/);
     await expect(moduleGraph(app, ['test/c.test.js'])).rejects.toThrow('test/c.test.js:1: Could not resolve "./missing"');
