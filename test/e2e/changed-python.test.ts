@@ -5,9 +5,10 @@
 import { describe, expect, it } from '@jest/globals';
 import { spawnSync } from 'node:child_process';
 import fs from 'fs-extra';
+import os from 'node:os';
 import path from 'node:path';
-import { hasTools, runCli, runJson } from './helpers.js';
-import { gitFixture, planJson, touch, unitLines, type Plan } from './changed-support.js';
+import { copyFixture, hasTools, runCli, runJson } from './helpers.js';
+import { git, gitFixture, planJson, touch, unitLines, type Plan } from './changed-support.js';
 
 const suite = hasTools('python3', 'pytest-3') ? describe : describe.skip;
 
@@ -95,6 +96,18 @@ suite('run-tests plan and --changed on the Python runners', () => {
       { name: 'a module that does not parse: the whole suite', edit: (dir) => touch(dir, 'src/shop/unused.py', 'def broken(:\n'),
         whole: 'src/shop/unused.py cannot be parsed (SyntaxError: invalid syntax, line 3): the import graph cannot tell what it loads' },
     ];
+
+    it('a change above the project: a conftest.py there is the whole suite, another file is not the project\'s', async () => {
+      const top = fs.realpathSync(await fs.mkdtemp(path.join(os.tmpdir(), 'run-tests-changed-python-')));
+      const dir = await copyFixture('changed-pytest', path.join(top, 'app'));
+      git(top, 'init', '-q', '-b', 'main');
+      git(top, 'add', '-A');
+      git(top, 'commit', '-q', '-m', 'fixture');
+      await write(top, 'notes.txt', 'elsewhere\n');
+      expect(await planOf(dir)).toMatchObject({ exitCode: 0, units: [], whole: null });
+      await write(top, 'conftest.py', '');
+      expect(await planOf(dir)).toMatchObject({ exitCode: 0, units: [], whole: '../conftest.py changed: pytest reads it from a directory above the project' });
+    }, 60_000);
 
     it.concurrent.each(cases)('$name', async ({ edit, units, whole }) => {
       const dir = await gitFixture('changed-pytest');

@@ -12,6 +12,9 @@ import type { AffectedRequest, ChangeSupport } from '../types.js';
 
 export const pytestChanges: ChangeSupport = {
   affected: (request) => pythonAffected(request, pytestGraphOptions(request)),
+  // A conftest.py above the rootdir (pytest before 7.4 loads it when no config file
+  // stops the search), a module on a `pythonpath` outside the project.
+  outside: true,
 };
 
 export function pytestGraphOptions(request: Pick<AffectedRequest, 'root' | 'facts' | 'env' | 'runnerArgs'>): PythonGraphOptions {

@@ -79,8 +79,9 @@ export const unittest: Runner = {
   shard: { selects: 'files', units: unittestUnits },
 
   /** The import graph of the test files, resolved where `python -m unittest` imports
-   * from: the root, the top-level directory, the project's PYTHONPATH, `src/`. */
-  changes: { affected: (request) => pythonAffected(request, unittestGraphOptions(request)) },
+   * from: the root, the top-level directory, the project's PYTHONPATH (outside the
+   * project too), `src/`. */
+  changes: { affected: (request) => pythonAffected(request, unittestGraphOptions(request)), outside: true },
 
   /** A module that failed to load (id: the module) or a class whose setUpClass raised
    * (id: the class) is settled once a test in it ran. */
