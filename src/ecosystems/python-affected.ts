@@ -84,10 +84,11 @@ export function affectedByImports(change: PythonChange, graph: ImportGraph): Aff
   const units = new Set(change.units);
   const importers = reverseEdges(graph.modules);
   for (const file of change.changed) {
-    if (file.startsWith('../') || !Object.hasOwn(graph.modules, file)) continue;
+    if (file.startsWith('../')) continue;
     if (change.conftests && baseName(file) === 'conftest.py') {
       for (const unit of change.units) if (below(unit, dirName(file))) add(unit, 'conftest.py above it changed');
     }
+    if (!Object.hasOwn(graph.modules, file)) continue;
     const next = towards(file, importers);
     const preloaded = graph.preloaded.find((p) => next.has(p.file));
     if (preloaded !== undefined) {
