@@ -86,7 +86,7 @@ export async function runProject(request: RunRequest, selection: ProjectSelectio
     const planRequest: PlanRequest = {
       root: selection.root,
       facts,
-      ...unitsToRun(detection.adapter, shard?.files ?? located?.files ?? (selected ? [...selected] : files), shard?.units),
+      ...unitsToRun(detection.adapter, shard, located?.files ?? files, selected),
       name: request.name,
       rerun: rerun?.runnable ?? null,
       artifacts,
@@ -132,11 +132,12 @@ function failedUnits(last: LastFailures | null, unitOf: (test: { id: string; nam
   return [...new Set(units.filter((unit): unit is string => unit !== null))];
 }
 
-/** PlanRequest's files and units: a runner whose units are no files (go's packages) is
- * given planned units as `units`, as a shard's are. */
-function unitsToRun(adapter: Runner, files: readonly string[], units: readonly string[] | undefined): Pick<PlanRequest, 'files' | 'units'> {
-  if (units) return { files: [], units };
-  return adapter.shard?.selects === 'units' && files.length > 0 ? { files: [], units: files } : { files };
+/** PlanRequest's files and units: a shard's part, the planned units (given to a runner
+ * whose units are no files, go's packages, as `units`, as a shard's are), or the files. */
+function unitsToRun(adapter: Runner, shard: { files: readonly string[]; units?: readonly string[] } | null, files: readonly string[], planned: ReadonlySet<string> | null): Pick<PlanRequest, 'files' | 'units'> {
+  if (shard) return shard.units ? { files: [], units: shard.units } : { files: shard.files };
+  if (planned === null) return { files };
+  return adapter.shard?.selects === 'units' ? { files: [], units: [...planned] } : { files: [...planned] };
 }
 
 /** `run-tests -- <args>`: refused (exit 2) where the runner takes none, or one of them
