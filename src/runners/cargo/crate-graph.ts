@@ -13,6 +13,7 @@ export interface MetaTarget {
   readonly kind: readonly string[];
   readonly name: string;
   readonly src_path: string;
+  readonly 'required-features'?: readonly string[] | null;
 }
 
 export interface MetaDependency {
@@ -104,7 +105,10 @@ export function cargoAffected(input: CrateGraphInput): AffectedUnits {
     if (placed === 'integration') {
       for (const { unit, integration } of member.units) if (integration) add(unit, reason ?? `shared test module ${name}`);
     } else if (placed === 'crate') crateAndDependents(member, reason ?? 'same crate');
-    else if (reason !== null && member.units.some(({ unit }) => unit === placed.unit)) add(placed.unit, reason);
+    else if (placed.built && !member.units.some(({ unit }) => unit === placed.unit)) {
+      // An example plain `cargo test` builds without running it: only the whole suite builds it.
+      return { wholeSuite: `${name} is an example cargo test builds, and no unit run-tests selects builds it` };
+    } else if (reason !== null && member.units.some(({ unit }) => unit === placed.unit)) add(placed.unit, reason);
     for (const inclusion of input.inclusions) {
       if (inclusion.dir ? !within(file, inclusion.reaches) : inclusion.reaches !== file) continue;
       if (selectedAlready(inclusion.from, placed, member, members)) continue;
@@ -173,9 +177,13 @@ function selectedAlready(from: string, placed: ReturnType<typeof placeInCrate>, 
 /** A test, example or bench target's own file is that unit (the core selects it);
  * another .rs file under tests/ a module any integration test may declare; any other
  * file of the crate (its sources, build script, README, data) the whole crate. */
-function placeInCrate(file: string, member: Member, root: string): 'crate' | 'integration' | { readonly unit: string } {
+function placeInCrate(file: string, member: Member, root: string): 'crate' | 'integration' | { readonly unit: string; readonly built: boolean } {
   const target = member.pkg.targets.find((t) => t.src_path === file);
-  if (target !== undefined && ['test', 'example', 'bench'].some((kind) => target.kind.includes(kind))) return { unit: slashed(path.relative(root, file)) };
+  if (target !== undefined && ['test', 'example', 'bench'].some((kind) => target.kind.includes(kind))) {
+    // `cargo test` builds every example whose required features are on (none asked: none required).
+    const built = target.kind.includes('example') && (target['required-features'] ?? []).length === 0;
+    return { unit: slashed(path.relative(root, file)), built };
+  }
   const relative = slashed(path.relative(member.dir, file));
   return target === undefined && relative.startsWith('tests/') && relative.endsWith('.rs') ? 'integration' : 'crate';
 }

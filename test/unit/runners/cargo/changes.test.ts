@@ -84,10 +84,14 @@ describe('cargo changes (cargo metadata)', () => {
     expect(lines(await affected(root, ['core/gen/part.rs']))).toEqual([users[0], ...core, ...users.slice(1), ...solo('core/gen/part.rs')]);
   });
 
-  it('selects only what declares a test target\'s file as a module, and nothing for a target plain cargo test does not run', async () => {
+  it('selects only what declares a test target\'s file as a module, and nothing for a target plain cargo test does not build', async () => {
     // tests/common.rs is a target of its own (the core selects it) and a module of tests/api.rs.
     expect(lines(await affected(root, ['core/tests/common.rs']))).toEqual(['core/tests/api.rs: includes core/tests/common.rs']);
-    expect(lines(await affected(root, ['core/tests/api.rs', 'core/tests/gated.rs', 'core/examples/demo.rs']))).toEqual([]);
+    expect(lines(await affected(root, ['core/tests/api.rs', 'core/tests/gated.rs']))).toEqual([]);
+  });
+
+  it('is the whole suite for an example: plain cargo test builds it, and no unit it can select does (a real crate\'s broken example was missed so)', async () => {
+    expect(lines(await affected(root, ['core/examples/demo.rs']))).toBe('core/examples/demo.rs is an example cargo test builds, and no unit run-tests selects builds it');
   });
 
   it('is the whole suite for what the workspace resolves together and for a file of no member', async () => {
