@@ -35,9 +35,13 @@ export function addRailsEdges(graph: GraphBuilder): void {
   if (boot !== undefined) for (const file of under(/^config\//)) graph.add(boot, file, 'requires');
   const routed = under(/^app\/(?:controllers|channels)\//);
   for (const unit of units) if (sendsRequests(unit, sources.get(unit))) for (const to of routed) graph.add(unit, to, 'requests');
-  // include_all_helpers: every controller's views (and components') have every helper.
-  const helpers = under(/^app\/helpers\//);
-  for (const file of under(/^app\/(?:controllers|components|views)\//)) for (const to of helpers) graph.add(file, to, 'references');
+  // include_all_helpers: every controller's views (and components') have every helper,
+  // also an engine's controllers in its test app (test/dummy/app/).
+  const helpers = under(/(?:^|\/)app\/helpers\//);
+  for (const file of under(/(?:^|\/)app\/(?:controllers|components|views)\//)) for (const to of helpers) graph.add(file, to, 'references');
+  // An engine (no app/controllers of its own) has its helpers included by the host's
+  // ActionController::Base and ActionView::TestCase: any test may reach them.
+  if (under(/^app\/controllers\//).length === 0) for (const unit of units) for (const to of under(/^app\/helpers\//)) graph.add(unit, to, 'references');
   // What renders may render any view or partial, which names what it uses; a template
   // whose code is not read may name any file.
   const { templates, opaqueTemplate } = graph.input;

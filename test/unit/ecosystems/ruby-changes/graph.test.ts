@@ -168,6 +168,23 @@ describe('the constant graph, where files are autoloaded', () => {
     expect(reaching({ ...app, units: ['test/models/signup_test.rb'] }, 'app/policies/post_policy.rb')).toEqual([]);
   });
 
+  it('reaches an engine\'s helpers (no app/controllers of its own) from every test, and from its test app\'s controllers: Rails includes them all', () => {
+    const engine: Project = {
+      rails: true, autoload: true,
+      units: ['test/simple_test.rb', 'test/helpers/calendar_helper_test.rb'],
+      sources: {
+        'test/simple_test.rb': {},
+        'test/helpers/calendar_helper_test.rb': {},
+        'app/helpers/cal/calendar_helper.rb': {},
+        'test/dummy/app/controllers/application_controller.rb': {},
+      },
+    };
+    expect(reaching(engine, 'app/helpers/cal/calendar_helper.rb')).toEqual([
+      'test/helpers/calendar_helper_test.rb: convention: app/helpers/cal/calendar_helper.rb',
+      'test/simple_test.rb: references app/helpers/cal/calendar_helper.rb',
+    ]);
+  });
+
   it('reaches controllers from tests that send requests, helpers from controllers, and STI subclasses from their superclass', () => {
     expect(reaching(app, 'app/helpers/posts_helper.rb')).toEqual([
       'test/integration/flow_test.rb: sends requests to app/helpers/posts_helper.rb via app/controllers/posts_controller.rb',
