@@ -139,8 +139,10 @@ export type { ChangedFile } from '../model/request.js';
 import type { ChangedFile } from '../model/request.js';
 
 export interface AffectedRequest extends UnitsRequest {
-  /** The change's files, never empty and none deleted (a deletion is the whole suite,
-   * decided before the runner is asked). Those outside the project start with `../`. */
+  /** The change's files. None inside the project is deleted (a deletion there is the
+   * whole suite, decided before the runner is asked). Files outside the project start
+   * with `../`, and are given (deleted ones too) only to a graph whose `outside` says it
+   * places them. */
   readonly changed: readonly ChangedFile[];
   /** Every unit of the whole suite, as ShardSupport.units lists them. */
   readonly units: readonly ShardUnit[];
@@ -165,6 +167,10 @@ export type AffectedUnits =
  * selected by the core (`changed test file`); the runner adds what depends on the rest. */
 export interface ChangeSupport {
   affected(request: AffectedRequest): Promise<AffectedUnits>;
+  /** The graph places files outside the project (a go module replaced by `../lib`, a cargo
+   * path dependency, a JavaScript import of `../shared`): it is asked about a change there
+   * too. Absent: a change outside the project is not this project's. */
+  readonly outside?: boolean;
 }
 
 export interface Runner {

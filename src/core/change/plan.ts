@@ -27,13 +27,15 @@ export async function planChange(input: PlanInput): Promise<ChangePlan> {
   const all = change.files.map((file) => ({ ...file, path: relativeTo(input.root, change.top, file.path) }))
     .filter((file) => within(file.path, input.within ?? []));
   const inside = all.filter((file) => !file.path.startsWith('../'));
+  // Outside files are the graph's to place, where it can (a sibling the project imports).
+  const outside = runner.changes?.outside === true ? all.filter((file) => file.path.startsWith('../')) : [];
   const plan = (rest: Pick<ChangePlan, 'units' | 'whole_suite'>): ChangePlan => ({
     base: change.base, head: change.head, ref: change.ref, tree: change.tree,
     changed: inside.map((file) => ({ file: file.path, change: file.change })), ...rest,
   });
   const whole = (reason: string): ChangePlan => plan({ units: [], whole_suite: { reason } });
   const failed = input.failed ?? [];
-  if (inside.length === 0 && failed.length === 0) return plan({ units: [], whole_suite: null });
+  if (inside.length === 0 && outside.length === 0 && failed.length === 0) return plan({ units: [], whole_suite: null });
   const deleted = inside.find((file) => file.change === 'deleted');
   if (deleted) return whole(`${deleted.path} was deleted: what loaded it cannot be told from the tree as it is`);
   if (runner.changes === undefined || runner.shard === undefined) return whole(`run-tests cannot tell which ${runner.id} tests a file can break`);
@@ -53,10 +55,10 @@ export async function planChange(input: PlanInput): Promise<ChangePlan> {
   };
   for (const file of inside) if (names.has(file.path)) add(file.path, 'changed test file');
   for (const unit of failed) if (names.has(unit)) add(unit, 'failed in the last run');
-  if (inside.length === 0) return plan({ units: sortedUnits(reasons), whole_suite: null });
+  if (inside.length === 0 && outside.length === 0) return plan({ units: sortedUnits(reasons), whole_suite: null });
   let affected;
   try {
-    affected = await runner.changes.affected({ ...request, changed: all.filter((file) => file.change !== 'deleted'), units });
+    affected = await runner.changes.affected({ ...request, changed: [...inside, ...outside], units });
   } catch (error) {
     return whole(`reading ${runner.id}'s dependency graph failed: ${(error as Error).message}`);
   }

@@ -71,6 +71,15 @@ export const cargo: Runner = {
     },
   },
 
+  /** `plan`, `--changed`: a crate's units and its dependents' among the members, from
+   * `cargo metadata`; what the workspace resolves together is the whole suite. */
+  changes: {
+    // Loaded here, not before the runner starts: cargo metadata runs for a plan only.
+    affected: async (request) => (await import('./changes.js')).cargoChanges(request),
+    // A module replaced by ../lib, a path dependency: files outside the project it places.
+    outside: true,
+  },
+
   /** cargo's first `error:` and the lines that explain it, up to a blank line (a
    * dependency it cannot resolve offline, a manifest it cannot read). */
   failureLines(log) {

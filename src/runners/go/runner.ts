@@ -57,6 +57,15 @@ export const go: Runner = {
     },
   },
 
+  /** `plan`, `--changed`: every package whose test build holds a changed package, from
+   * `go list -deps -test`; go.mod, go.sum, go.work and files go cannot place are the whole suite. */
+  changes: {
+    // Loaded here, not before the runner starts: go list runs for a plan only.
+    affected: async (request) => (await import('./changes.js')).goChanges(request),
+    // A module replaced by ../lib, a path dependency: files outside the project it places.
+    outside: true,
+  },
+
   /** The Test, Fuzz or Example function at the line, run by its exact name in its package. */
   testsAt(file, at, facts) {
     if ('node' in at) throw usageError(`go has no node ids (${file}::${at.node}): give a line, ${file}:<line>`);

@@ -52,7 +52,7 @@ const LISTING = new Set(['tags', 'mod', 'modfile']);
 /** go test's flags that take no value when given without `=`. */
 const BOOLEAN = new Set(['a', 'n', 'race', 'msan', 'asan', 'cover', 'v', 'work', 'x', 'linkshared', 'trimpath', 'modcacherw', 'failfast', 'short', 'json', 'benchmem', 'buildvcs', 'fullpath']);
 
-function listingFlags(args: readonly string[]): string[] {
+export function listingFlags(args: readonly string[]): string[] {
   const flags: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] ?? '';
@@ -72,8 +72,8 @@ interface ListedPackage {
 
 /** `go list -json` prints one indented object after another, each closing with a `}`
  * alone on its line. */
-function listedPackages(out: string): ListedPackage[] {
-  return out.split(/^}$/m).filter((chunk) => chunk.trim() !== '').map((chunk) => JSON.parse(`${chunk}}`) as ListedPackage);
+export function listedPackages<T = ListedPackage>(out: string): T[] {
+  return out.split(/^}$/m).filter((chunk) => chunk.trim() !== '').map((chunk) => JSON.parse(`${chunk}}`) as T);
 }
 
 const unitName = (dir: string): string => (dir === '' || dir === '.' ? '.' : dir);

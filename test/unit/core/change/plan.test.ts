@@ -49,11 +49,22 @@ describe('planChange', () => {
     expect(r.asked).toEqual([]);
   });
 
-  it('gives files outside the project to the graph as ../ paths, with one inside', async () => {
-    const r = runner(() => ({ units: [] }));
+  it('gives files outside the project, deleted ones too, as ../ paths to a graph that places them, also alone; never to one that does not', async () => {
     const sub = gitRepo({ 'p/package.json': '{}' });
-    await planChange({ runner: r, root: `${sub}/p`, facts: readProjectFacts(`${sub}/p`), change: change([{ path: 'p/src/a.js', change: 'modified' }, { path: 'shared/x.js', change: 'modified' }], sub), env: {}, reportersDir: '', runnerArgs: [] });
-    expect(r.asked.map((a) => a.changed.map((c) => c.path))).toEqual([['src/a.js', '../shared/x.js']]);
+    const ask = async (r: Runner, files: Change['files']) => planChange({ runner: r, root: `${sub}/p`, facts: readProjectFacts(`${sub}/p`), change: change(files, sub), env: {}, reportersDir: '', runnerArgs: [] });
+    const placing = runner(() => ({ units: [{ unit: 'test/a.test.js', reasons: ['imports ../shared/x.js'] }] }));
+    const withOutside = { ...placing, changes: { ...placing.changes!, outside: true } };
+    const both = await ask(withOutside, [{ path: 'p/src/a.js', change: 'modified' }, { path: 'shared/gone.js', change: 'deleted' }, { path: 'shared/x.js', change: 'modified' }]);
+    const alone = await ask(withOutside, [{ path: 'shared/x.js', change: 'modified' }]);
+    expect(placing.asked.map((a) => a.changed.map((c) => `${c.path} ${c.change}`))).toEqual([
+      ['src/a.js modified', '../shared/gone.js deleted', '../shared/x.js modified'],
+      ['../shared/x.js modified'],
+    ]);
+    expect([both.units, alone.units, alone.changed]).toEqual([[{ unit: 'test/a.test.js', reasons: ['imports ../shared/x.js'] }], [{ unit: 'test/a.test.js', reasons: ['imports ../shared/x.js'] }], []]);
+    const local = runner(() => ({ units: [] }));
+    const inside = await ask(local, [{ path: 'p/src/a.js', change: 'modified' }, { path: 'shared/x.js', change: 'modified' }]);
+    const none = await ask(local, [{ path: 'shared/x.js', change: 'modified' }]);
+    expect([local.asked.map((a) => a.changed.map((c) => c.path)), inside.whole_suite, none.units, none.whole_suite]).toEqual([[['src/a.js']], null, [], null]);
   });
 
   it('is the whole suite, saying why, for a deleted file, a runner without a graph, a failing listing or graph, the graph\'s own verdict, or a unit no listing holds', async () => {
