@@ -12,8 +12,10 @@
 // crosses bundles, HarnessError, is recognised by a brand (src/model/errors.ts).
 // Type-checking is separate: `npm run typecheck`.
 //
-// Every library in a bundle is a devDependency; the one the bundles leave out is the
-// package's only dependency. tap-parser and the YAML library it reads
+// Every library in a bundle is a devDependency; those the bundles leave out are the
+// package's dependencies. esbuild (run-tests plan reads a JavaScript project's module
+// graph from its metafile) is a native binary per platform, which no bundle can hold.
+// tap-parser and the YAML library it reads
 // diagnostics with are 40% of the code and serve only TAP reports, while node compiles
 // all of a file it loads: kept in the bundle, they made `run-tests detect` 1.59-1.72x
 // `node -e 0` against 1.50-1.63x without them (bench/RESULTS.md; the target is 1.6x).
@@ -59,9 +61,9 @@ const xmlBundle = {
 };
 
 await Promise.all([
-  build({ ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/run-tests.cjs', external: ['tap-parser'], plugins: [lazyBundles] }),
-  build({ ...common, entryPoints: ['src/cli/commands.ts'], outfile: 'dist/commands.cjs', external: ['tap-parser'], plugins: [xmlBundle] }),
-  build({ ...common, entryPoints: ['src/cli/detect-command.ts'], outfile: 'dist/detect.cjs', external: ['tap-parser'], plugins: [xmlBundle] }),
-  build({ ...common, entryPoints: ['src/cli/mcp/server.ts'], outfile: 'dist/mcp.cjs', external: ['tap-parser'], plugins: [xmlBundle] }),
+  build({ ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/run-tests.cjs', external: ['tap-parser', 'esbuild'], plugins: [lazyBundles] }),
+  build({ ...common, entryPoints: ['src/cli/commands.ts'], outfile: 'dist/commands.cjs', external: ['tap-parser', 'esbuild'], plugins: [xmlBundle] }),
+  build({ ...common, entryPoints: ['src/cli/detect-command.ts'], outfile: 'dist/detect.cjs', external: ['tap-parser', 'esbuild'], plugins: [xmlBundle] }),
+  build({ ...common, entryPoints: ['src/cli/mcp/server.ts'], outfile: 'dist/mcp.cjs', external: ['tap-parser', 'esbuild'], plugins: [xmlBundle] }),
   build({ ...common, stdin: { contents: "export * from 'fast-xml-parser';", resolveDir: '.', loader: 'js' }, outfile: 'dist/xml.cjs' }),
 ]);

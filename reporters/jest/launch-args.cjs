@@ -1,5 +1,6 @@
 'use strict';
 /* The launcher's own arguments (shared by the jest and vitest launchers). */
+const fs = require('node:fs');
 const path = require('node:path');
 
 /* run-tests gives absolute paths and shows them relative to the project root, where the
@@ -7,8 +8,17 @@ const path = require('node:path');
  * runs the same when typed. path.join keeps a directory's trailing slash. */
 const absolute = (file) => (path.isAbsolute(file) ? file : path.join(process.cwd(), file));
 
+/* The runners know a file by its real path (the project's path may hold a link). */
+function realPath(file) {
+  try {
+    return fs.realpathSync(file);
+  } catch {
+    return file;
+  }
+}
+
 function parseLauncherArgs(args) {
-  const opts = { package: null, report: null, list: false, paths: [], name: null, scriptArgs: [] };
+  const opts = { package: null, report: null, list: false, plan: false, paths: [], related: [], name: null, scriptArgs: [] };
   for (let i = 0; i < args.length; i += 1) {
     const arg = args[i];
     if (arg === '--') {
@@ -19,12 +29,19 @@ function parseLauncherArgs(args) {
       opts.list = true;
       continue;
     }
+    // --list for run-tests plan: with the --related files' tests, what the config loads.
+    if (arg === '--plan') {
+      opts.list = true;
+      opts.plan = true;
+      continue;
+    }
     const value = args[i + 1];
     if (value === undefined) throw new Error(`run-tests launcher: ${arg} needs a value`);
     i += 1;
     if (arg === '--package') opts.package = absolute(value);
     else if (arg === '--report') opts.report = absolute(value);
     else if (arg === '--path') opts.paths.push(absolute(value));
+    else if (arg === '--related') opts.related.push(realPath(absolute(value)));
     else if (arg === '--name') opts.name = value;
     else throw new Error(`run-tests launcher: unknown argument ${arg}`);
   }

@@ -14,9 +14,12 @@
  *      [--path <path>]... [--name <regex>] -- [the script's jest arguments]
  *
  * --list: jest's own --listTests --json for the same arguments and selection, written
- * for run-tests --shard (../shared/units-out.cjs); nothing runs.
+ * for run-tests --shard (../shared/units-out.cjs); nothing runs. --plan [--related <file>]...:
+ * jest's --listTests --findRelatedTests <file>... (its haste map's dependencies), and the
+ * files its configuration loads around every test file (`setup`), for run-tests plan.
  */
 'use strict';
+const fs = require('node:fs');
 const { createRequire } = require('node:module');
 const path = require('node:path');
 const { parseLauncherArgs, pathPattern, NO_TEST_FILES_EXIT } = require('./launch-args.cjs');
@@ -96,6 +99,15 @@ async function listTests(argv) {
     printed.push(String(chunk));
     return write.call(this, chunk, ...rest);
   };
+  const byFile = opts.related.length > 0 ? relatedByFile() : null;
+  if (opts.related.length > 0) {
+    // The script's path patterns would be read as changed files: the plan keeps the
+    // listed units only.
+    argv._ = opts.related;
+    argv.findRelatedTests = true;
+    // With coverage, jest relates files by another call than resolveInverse.
+    argv.coverage = false;
+  }
   try {
     await jest.runCLI(argv, projects);
   } finally {
@@ -103,7 +115,45 @@ async function listTests(argv) {
   }
   const list = printed.join('').split('\n').reverse().find((line) => line.trim().startsWith('['));
   if (list === undefined) throw new Error('run-tests launcher: jest --listTests printed no list');
-  writeUnits(JSON.parse(list));
+  const related = byFile !== null && Object.keys(byFile).length > 0 ? { related: byFile } : {};
+  writeUnits(JSON.parse(list), opts.plan ? { setup: await configuredFiles(argv, projects), ...related } : {});
+}
+
+/** --findRelatedTests answers for all its files at once; the plan says which test depends
+ * on which file: jest's own resolveInverse (jest-resolve-dependencies, as @jest/core loads
+ * it) is asked once more for each file. Null where that module is not found: the plan
+ * then names all the files for each test. */
+function relatedByFile() {
+  let resolver;
+  try {
+    resolver = createRequire(requireJest.resolve('@jest/core'))('jest-resolve-dependencies').DependencyResolver;
+  } catch {
+    return null;
+  }
+  const resolveInverse = resolver?.prototype?.resolveInverse;
+  if (typeof resolveInverse !== 'function') return null;
+  const byFile = {};
+  resolver.prototype.resolveInverse = function resolveEach(paths, filter, options) {
+    for (const file of paths) byFile[file] = [...new Set([...(byFile[file] ?? []), ...resolveInverse.call(this, new Set([file]), filter, options)])];
+    return resolveInverse.call(this, paths, filter, options);
+  };
+  return byFile;
+}
+
+/** The project's files jest's configuration loads around every test file (setup files,
+ * the environment, transforms, resolvers, serializers): a change to one of them, or to
+ * what it imports, may change any test. Files below node_modules are packages. */
+async function configuredFiles(argv, projects) {
+  const requireCli = createRequire(requireJest.resolve('jest-cli'));
+  const { globalConfig, configs } = await requireCli('jest-config').readConfigs(argv, projects);
+  const named = [globalConfig.globalSetup, globalConfig.globalTeardown, globalConfig.testSequencer];
+  for (const config of configs) {
+    named.push(...(config.setupFiles ?? []), ...(config.setupFilesAfterEnv ?? []), ...(config.snapshotSerializers ?? []),
+      ...(config.transform ?? []).map((entry) => entry[1]), config.globalSetup, config.globalTeardown, config.testEnvironment,
+      config.snapshotResolver, config.resolver, config.runner, config.testRunner, config.dependencyExtractor, config.haste?.hasteImplModulePath);
+  }
+  const own = (file) => typeof file === 'string' && path.isAbsolute(file) && !file.split(path.sep).includes('node_modules') && fs.existsSync(file);
+  return [...new Set(named.filter(own))];
 }
 
 main().catch((error) => {

@@ -8,9 +8,11 @@
 //   node launcher.cjs <the script's mocha arguments> --run-tests --mocha <dir> --bin <path>
 //     (--report <file> | --list) [--grep <regex>] [--all-specs] [files...]
 // --list: the spec files mocha's own collect-files finds for those arguments, written for
-// run-tests --shard (../shared/units-out.cjs); no test file is loaded.
+// run-tests --shard (../shared/units-out.cjs); no test file is loaded. With them, the files
+// every run loads first (`setup`: --require's and --file's, for run-tests plan).
 const fs = require('node:fs');
 const path = require('node:path');
+const { createRequire } = require('node:module');
 const { pathToFileURL } = require('node:url');
 const { spawn } = require('node:child_process');
 const writer = require('./report-writer.cjs');
@@ -164,11 +166,31 @@ async function list() {
     const { extension = [], ignore = [], recursive = false, sort = false, spec = [] } = opts;
     const found = collectFiles({ extension, ignore, file: [], recursive, sort, spec });
     // mocha 9 returns the files; mocha 10 and later { files, unmatchedFiles }.
-    writeUnits(Array.isArray(found) ? found : found.files);
+    writeUnits(Array.isArray(found) ? found : found.files, { setup: setupFiles(opts) });
     process.exit(0);
   };
   selectFiles();
   await startCli();
+}
+
+/** The files every run loads before the spec files: --file's, and --require's that are
+ * files (mocha takes one that exists, with or without .js, as a path from the working
+ * directory, else as a module name); a package's are below node_modules. */
+function setupFiles(opts) {
+  const fromCwd = createRequire(path.join(process.cwd(), 'noop.js'));
+  // Node's own --import=./x.mjs (--require=, --loader=; from --node-option or an rc file)
+  // loads a file in node itself.
+  const preloads = nodeFlags.map((flag) => /^--(?:import|require|r|loader|experimental-loader)=(.+)$/.exec(flag)?.[1]).filter(Boolean);
+  const required = [...[].concat(opts.require ?? []), ...preloads].map((mod) => {
+    if (fs.existsSync(mod) || fs.existsSync(`${mod}.js`)) return path.resolve(mod);
+    try {
+      return fromCwd.resolve(mod);
+    } catch {
+      return null;
+    }
+  });
+  return [...[].concat(opts.file ?? []).map((file) => path.resolve(file)), ...required]
+    .filter((file) => file !== null && !file.split(path.sep).includes('node_modules'));
 }
 
 /** Which file is loading (so a load error names it), and where each test and hook is

@@ -12,7 +12,10 @@
  * also select `test/a.test.tsx` and `other/test/a.test.ts`.
  * --list: the files `vitest list --filesOnly` lists for the same arguments and selection
  * (vitest's getRelevantTestSpecifications), written for run-tests --shard
- * (../shared/units-out.cjs); nothing runs.
+ * (../shared/units-out.cjs); nothing runs. --plan [--related <file>]...: for each file, the
+ * test files `vitest related <file>` would run (vite's module graph of each test file,
+ * as vitest's own `related` reads it), with the files its configuration loads around every
+ * test file (`setup`) and its forceRerunTriggers, for run-tests plan.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -40,6 +43,12 @@ try {
   ctx = await createVitest('test', options);
   if (opts.paths.length > 0) selectExactly(ctx, opts.paths);
   if (opts.list) {
+    if (opts.plan) {
+      const more = await relatedTests(ctx, filters, opts.related);
+      await ctx.close();
+      writeUnits([...new Set(Object.values(more.related).flat())], more);
+      process.exit();
+    }
     const files = (await ctx.getRelevantTestSpecifications(filters)).map((spec) => spec.moduleId);
     await ctx.close();
     writeUnits([...new Set(files)]);
@@ -64,6 +73,22 @@ try {
   if (process.exitCode == null || process.exitCode === 0) process.exitCode = 1;
   if (ctx) await ctx.close().catch(() => {});
   process.exit();
+}
+
+/** vitest's `related` one file at a time (vite's transforms are cached after the first,
+ * so each further file costs little): which test files depend on which changed file. */
+async function relatedTests(vitest, filters, files) {
+  const related = {};
+  for (const file of files) {
+    vitest.config.related = [file];
+    related[file] = (await vitest.getRelevantTestSpecifications(filters)).map((spec) => spec.moduleId);
+  }
+  vitest.config.related = undefined;
+  const projects = vitest.projects ?? [];
+  const configs = [vitest.config, ...projects.map((project) => project.config)];
+  const setup = configs.flatMap((config) => [...(config.setupFiles ?? []), ...(config.globalSetup ?? [])]);
+  const triggers = configs.flatMap((config) => config.forceRerunTriggers ?? []);
+  return { related, setup: [...new Set(setup)], triggers: [...new Set(triggers)] };
 }
 
 /** Narrows the files vitest finds for its filters (the paths) to exactly those paths: a

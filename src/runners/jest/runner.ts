@@ -6,6 +6,7 @@ import type { Runner, Invocation, PlanRequest } from '../types.js';
 import { jsTestsAt } from '../../ecosystems/node/defined-tests.js';
 import { testId } from '../../ecosystems/node/jest-vitest-events.js';
 import { refusedOption } from '../../project/runner-args.js';
+import { launcherChanges } from '../../ecosystems/node/runner-graph.js';
 
 /** Options that replace the reporter run-tests reads, or after which jest runs no test. */
 const REFUSED: Readonly<Record<string, string>> = {
@@ -55,4 +56,6 @@ export const jest: Runner = {
 
   /** --shard: test files, as jest --listTests lists them (docs/runners/jest.md). */
   shard: launcherShard(LAUNCHER),
+  /** run-tests plan: the module graph with jest --findRelatedTests (docs/runners/jest.md). */
+  changes: launcherChanges(LAUNCHER),
 };

@@ -7,6 +7,7 @@ import type { Runner, Invocation, PlanRequest } from '../types.js';
 import { jsTestsAt } from '../../ecosystems/node/defined-tests.js';
 import { mochaId } from './events.js';
 import { refusedOption } from '../../project/runner-args.js';
+import { mochaChanges } from './changes.js';
 
 
 export const mocha: Runner = {
@@ -61,6 +62,8 @@ export const mocha: Runner = {
 
   /** --shard: the spec files mocha's own collect-files finds (docs/runners/mocha.md). */
   shard: mochaShard,
+  /** run-tests plan: the module graph of the spec files and setup files (docs/runners/mocha.md). */
+  changes: mochaChanges,
 };
 
 /** The launcher's command as mocha's: the script's arguments (without its spec when

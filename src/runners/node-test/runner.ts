@@ -8,6 +8,7 @@ import { nodeTestShard, scriptOperands } from './units.js';
 import { chooseNodeRunner, escapeJsRegex, nodeDetectionMiss, packageJson, testScript, type TestScript } from '../../ecosystems/node/project.js';
 import type { Runner, Invocation, PlanRequest } from '../types.js';
 import { refusedOption } from '../../project/runner-args.js';
+import { nodeTestChanges } from './changes.js';
 
 /** What one `node --test` runs: files (none = the script's paths, or node's discovery)
  * and name patterns (node runs a test when any pattern matches its name). */
@@ -104,6 +105,8 @@ export const nodeTest: Runner = {
 
   /** --shard: the test files node runs (docs/runners/node-test.md). */
   shard: nodeTestShard,
+  /** run-tests plan: the module graph of the test files (docs/runners/node-test.md). */
+  changes: nodeTestChanges,
 
   /** A test with subtests is reported as its subtests: they speak for it. */
   covers(record, result) {

@@ -6,6 +6,7 @@ import type { Runner, Invocation, PlanRequest } from '../types.js';
 import { jsTestsAt } from '../../ecosystems/node/defined-tests.js';
 import { testId } from '../../ecosystems/node/jest-vitest-events.js';
 import { refusedOption } from '../../project/runner-args.js';
+import { launcherChanges } from '../../ecosystems/node/runner-graph.js';
 
 /** Options that replace the reporter run-tests reads, or after which vitest never ends or runs no test. */
 const REFUSED: Readonly<Record<string, string>> = {
@@ -54,4 +55,6 @@ export const vitest: Runner = {
 
   /** --shard: test files, as vitest list --filesOnly lists them (docs/runners/vitest.md). */
   shard: launcherShard(LAUNCHER),
+  /** run-tests plan: the module graph with vitest related (docs/runners/vitest.md). */
+  changes: launcherChanges(LAUNCHER),
 };
