@@ -51,7 +51,7 @@ describe('the npm package', () => {
     const client = new Client({ name: 'package-test', version: '1.0.0' });
     await client.connect(new StdioClientTransport({ command: path.join(prefix, 'bin/run-tests'), args: ['mcp'], cwd: work, stderr: 'pipe' }));
     try {
-      expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(['detect', 'get_log', 'get_result', 'list_runs', 'run_tests']);
+      expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(['detect', 'get_log', 'get_result', 'list_runs', 'plan_tests', 'run_tests']);
     } finally {
       await client.close();
     }

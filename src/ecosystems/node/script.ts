@@ -130,9 +130,12 @@ function readCommand(pkg: ScriptsHolder, words: readonly string[], trail: readon
   return { ...found, result: { ...result, env: { ...env, ...result.env }, args: [...result.args, ...called.extra] } };
 }
 
+/** node's flags whose value may come as the next word (`--require ./setup.js`): that word is no path. */
+const NODE_VALUE_FLAGS = new Set(['--require', '-r', '--import', '--loader', '--experimental-loader', '--env-file', '--conditions', '-C', '--test-reporter', '--test-reporter-destination', '--test-name-pattern', '--test-skip-pattern', '--test-concurrency', '--test-timeout']);
+
 function nodeCommand(words: readonly string[], env: Record<string, string>): TestScript | null {
   const test = words.indexOf('--test');
-  const firstPath = words.findIndex((w) => !w.startsWith('-'));
+  const firstPath = words.findIndex((w, k) => !w.startsWith('-') && !NODE_VALUE_FLAGS.has(words[k - 1] ?? ''));
   if (test !== -1 && (firstPath === -1 || test < firstPath)) {
     return { runner: 'node-test', env, nodeArgs: words.filter((w, k) => k !== test && k < (firstPath === -1 ? words.length : firstPath)), args: firstPath === -1 ? [] : words.slice(firstPath), note: null };
   }

@@ -4,6 +4,7 @@ import { asFileOperand, bundleExec, minitestFilter, minitestReporterEnv, minites
 import { listedUnits } from '../../ecosystems/listed-units.js';
 import type { Runner, Invocation, PlanRequest, ShardUnit, UnitsRequest } from '../types.js';
 import { minitestTestsAt } from './at-line.js';
+import { minitestChanges } from './changes.js';
 
 /** Characters rake would interpret: it hands the test command line to a shell, with
  * file names in double quotes. */
@@ -63,6 +64,9 @@ export const minitest: Runner = {
    * Rake::TestTask's file_list, with TEST as a run of those files sets it; Minitest::TestTask's
    * test_globs, narrowed to the files our plugin would select. */
   shard: { selects: 'files', units: minitestUnits },
+
+  /** A test file is selected by what it loads: docs/runners/minitest.md, "Testing a change". */
+  changes: minitestChanges,
 
   plan(request: PlanRequest): Invocation {
     const report = request.artifacts.file('minitest.jsonl');

@@ -4,6 +4,7 @@ import { minitestFilter, minitestReporterEnv, minitestSelectedByName, RUBY_INSTA
 import { listedUnits } from '../../ecosystems/listed-units.js';
 import type { Runner, Invocation, PlanRequest } from '../types.js';
 import { refusedOption } from '../../project/runner-args.js';
+import { rubyChanges } from '../../ecosystems/ruby-changes/affected.js';
 
 /** What `bin/rails test` takes for a path (Rails::TestUnit::Runner#path_argument?);
  * any other argument goes to minitest's option parser, or is dropped, and Rails then
@@ -55,6 +56,9 @@ export const rails: Runner = {
     units: (request) => listedUnits(request.root, rubyLister(request, ['minitest', 'list_rails_files.rb'],
       [...request.files.map((file) => railsPathOperand(file, request.root)), ...(request.runnerArgs ?? [])], 'the files of `bin/rails test`')),
   },
+
+  /** A test file is selected by what it loads and the constants it names: docs/runners/rails.md, "Testing a change". */
+  changes: rubyChanges(),
 
   plan(request: PlanRequest): Invocation {
     const report = request.artifacts.file('minitest.jsonl');

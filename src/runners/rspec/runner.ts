@@ -6,6 +6,7 @@ import { usageError } from '../../model/errors.js';
 import type { Runner, Invocation, PlanRequest } from '../types.js';
 import { refusedOption } from '../../project/runner-args.js';
 import { documentParser } from '../../parsers/stream.js';
+import { rspecChanges } from './changes.js';
 
 const LISTS_RSPEC = /^\s{4}rspec-(?:core|rails) /m;
 
@@ -66,6 +67,9 @@ export const rspec: Runner = {
     units: (request) => listedUnits(request.root,
       rubyLister(request, ['rspec', 'list_files.rb'], [...request.files.map(asFileOperand), ...(request.runnerArgs ?? [])], "rspec's spec files")),
   },
+
+  /** A spec file is selected by what it loads: docs/runners/rspec.md, "Testing a change". */
+  changes: rspecChanges,
 
   plan(request: PlanRequest): Invocation {
     const json = request.artifacts.file('rspec.json');

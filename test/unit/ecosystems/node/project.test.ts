@@ -59,6 +59,13 @@ describe('testScript', () => {
       .toEqual({ runner: 'jest', env: { NODE_OPTIONS: '--experimental-vm-modules' }, nodeArgs: [], args: [], note: null });
   });
 
+  it('takes the word after a node flag that has a value for that value, not for the first path', () => {
+    expect(testScript({ scripts: { test: 'node --require ./setup.js --test test/' } }))
+      .toEqual({ runner: 'node-test', env: {}, nodeArgs: ['--require', './setup.js'], args: ['test/'], note: null });
+    expect(testScript({ scripts: { test: 'node -r ./setup.js node_modules/mocha/bin/mocha.js spec' } }))
+      .toEqual({ runner: 'mocha', env: {}, nodeArgs: ['-r', './setup.js'], args: ['spec'], note: null });
+  });
+
   it('unquotes words the way a shell would', () => {
     expect(testScript({ scripts: { test: `jest -t "adds [one]" --testPathIgnorePatterns='e2e dir'` } }).args)
       .toEqual(['-t', 'adds [one]', '--testPathIgnorePatterns=e2e dir']);
