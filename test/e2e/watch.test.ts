@@ -1,16 +1,23 @@
 /** `run-tests --watch`: a run, then a run of what each save needs; q or Ctrl-C ends it. */
-import { describe, expect, it } from '@jest/globals';
-import { spawn } from 'node:child_process';
+import { afterEach, describe, expect, it } from '@jest/globals';
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'fs-extra';
 import path from 'node:path';
 import { REPO, waitFor } from './helpers.js';
 import { gitFixture } from './changed-support.js';
 
 const BIN = path.join(REPO, 'bin/run-tests.js');
+/** Every watch a test started: one a failed assertion left running is killed after it. */
+const started = new Set<ChildProcess>();
+afterEach(() => {
+  for (const child of started) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  started.clear();
+});
 
 /** The CLI under --watch, its stdin a pipe (q ends it there as on a terminal). */
 function watch(cwd: string, args: readonly string[] = []) {
   const child = spawn(process.execPath, [BIN, '--watch', ...args], { cwd, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, FORCE_COLOR: '0', CI: undefined } });
+  started.add(child);
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => { stdout += chunk.toString(); });
@@ -39,6 +46,24 @@ describe('run-tests --watch', () => {
     w.child.stdin.write('q');
     expect(await w.exited).toBe(0);
     expect(w.count('saved:')).toBe(1);
+  });
+
+  it('after a save, runs what it needs and the last run\'s failures, those first; q ends it with that run\'s exit code', async () => {
+    const dir = await gitFixture('changed-node-test');
+    const app = path.join(dir, 'app');
+    await fs.writeFile(path.join(app, 'src/c.js'), "exports.letter = () => 'x';\n");
+    const w = watch(app);
+    await waitFor('the first run', () => w.count(WATCHING) === 1);
+    expect(w.count('FAILED  3 passed, 1 failed')).toBe(1);
+    await fs.appendFile(path.join(app, 'src/b.js'), '// saved\n');
+    await waitFor('the second run', () => w.count(WATCHING) === 2);
+    const second = w.out().slice(w.out().indexOf('\nsaved: '));
+    expect(second).toContain('\nsaved: src/b.js\n');
+    expect(second).toContain('changed 1 file: runs 2 units (test/b.test.js: imports src/b.js; test/c.test.js: failed in the last run)');
+    expect(second).toContain('$ node --require=./support/setup.js --test ./test/c.test.js ./test/b.test.js\n');
+    expect(second).toContain('FAILED  2 passed, 1 failed');
+    w.child.stdin.write('q');
+    expect(await w.exited).toBe(1);
   });
 
   it('Ctrl-C (SIGINT) while it waits ends it, interrupted: exit 130', async () => {

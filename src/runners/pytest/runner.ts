@@ -8,6 +8,7 @@ import { pythonDefinitionAt } from './at-line.js';
 import { refusedOption } from '../../project/runner-args.js';
 import type { Runner, Invocation, PlanRequest } from '../types.js';
 import { listedUnits, reportersDir } from '../../ecosystems/listed-units.js';
+import { pytestChanges } from './changes.js';
 
 /** The plugin module in reporters/pytest, and the launcher that stands for `python3 -m pytest`. */
 const PLUGIN = 'run_tests_pytest';
@@ -79,6 +80,9 @@ export const pytest: Runner = {
       });
     },
   },
+
+  /** The import graph of the test files and the conftest.py files above them (changes.ts). */
+  changes: pytestChanges,
 
   /** `-p no:run_tests_pytest` would turn off the plugin run-tests reads the results from. */
   refusedArgument(args) {

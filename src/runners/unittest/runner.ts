@@ -7,6 +7,7 @@ import { listedUnits, reportersDir } from '../../ecosystems/listed-units.js';
 import { escapePythonRegex, pytestConfig, virtualenvPython } from '../../ecosystems/python.js';
 import { runsPytest, unittestCommand, type ProjectCommand } from './command.js';
 import { rerunArguments, rerunPaths } from './ids.js';
+import { projectPython, pythonAffected, pythonPathDirs, type PythonGraphOptions } from '../../ecosystems/python-imports.js';
 
 const EVENTS_VAR = 'RUN_TESTS_UNITTEST_EVENTS';
 const FILTER_VAR = 'RUN_TESTS_UNITTEST_FILTER';
@@ -76,6 +77,11 @@ export const unittest: Runner = {
    * failed to import or skipped itself, found by unittest's own discovery (or names) with
    * the project's arguments (reporters/unittest/list_units.py). A load_tests is refused. */
   shard: { selects: 'files', units: unittestUnits },
+
+  /** The import graph of the test files, resolved where `python -m unittest` imports
+   * from: the root, the top-level directory, the project's PYTHONPATH (outside the
+   * project too), `src/`. */
+  changes: { affected: (request) => pythonAffected(request, unittestGraphOptions(request)), outside: true },
 
   /** A module that failed to load (id: the module) or a class whose setUpClass raised
    * (id: the class) is settled once a test in it ran. */
@@ -194,6 +200,19 @@ function moduleName(file: string, top: string): string | null {
   if (top === '.' || !file.startsWith(`${top}/`)) return null;
   const parts = file.slice(top.length + 1, -'.py'.length).split('/');
   return parts.every((part) => /^[A-Za-z_]\w*$/.test(part)) ? parts.join('.') : null;
+}
+
+/** Where the project's `python -m unittest` imports from, and its interpreter. */
+export function unittestGraphOptions({ root, facts, env }: UnitsRequest): PythonGraphOptions {
+  const command = unittestCommand(facts);
+  const { start } = discoverParts(command);
+  return {
+    python: projectPython(root, facts),
+    roots: ['.', topLevel(command), ...(start === null ? [] : [start]), ...(command?.pythonPath ?? []), ...(facts.isDirectory('src') ? ['src'] : []), ...pythonPathDirs(root, env)],
+    conftests: false,
+    plugins: [],
+    entryPoints: [],
+  };
 }
 
 /** The files the run of request.files would take tests from, asked of unittest's loader

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { unittest, topLevel } from '../../../../src/runners/unittest/runner.js';
+import { unittest, topLevel, unittestGraphOptions } from '../../../../src/runners/unittest/runner.js';
 import { unittestCommand } from '../../../../src/runners/unittest/command.js';
 import { rerunArguments, rerunPaths } from '../../../../src/runners/unittest/ids.js';
 import type { PlanRequest } from '../../../../src/runners/types.js';
@@ -165,5 +165,18 @@ describe('unittest plan', () => {
     expect(unittest.covers?.(record('tests.test_db', 'tests/test_db.py', 'load error: tests.test_db'), result)).toBe(true);
     // A doctest of a class is not settled by a doctest of its method.
     expect(unittest.covers?.(record('tests.test_db.DbTest', 'tests/test_db.py', 'tests.test_db.DbTest'), result)).toBe(false);
+  });
+});
+
+describe('unittestGraphOptions', () => {
+  it('roots: the root, the top-level and start directories, the command\'s PYTHONPATH, src/, PYTHONPATH', () => {
+    const facts = factsFromFiles('/p', { Makefile: 'test:\n\tPYTHONPATH=lib python3 -m unittest discover -s tests/unit -t tests\n', 'src/x.py': '' });
+    expect(unittestGraphOptions({ root: '/p', facts, files: [], env: { PYTHONPATH: '/p/more' } })).toEqual({
+      python: 'python3',
+      roots: ['.', 'tests', 'tests/unit', 'lib', 'src', 'more'],
+      conftests: false,
+      plugins: [],
+      entryPoints: [],
+    });
   });
 });
