@@ -1,4 +1,4 @@
-// What run.mjs and shards.mjs share: running an argv in a project's checkout, the list,
+// What run.mjs, shards.mjs and changed.mjs share: running an argv in a project's checkout, the list,
 // and writing a generated table into a doc. Every command is an argv array: nothing here
 // goes through a shell.
 import { spawnSync } from 'node:child_process';
@@ -19,6 +19,15 @@ export function run(argv, cwd, project, checkout) {
   const own = Object.fromEntries(Object.entries(project.env ?? {}).map(([name, value]) => [name, value.replaceAll('<checkout>', checkout)]));
   const env = { ...process.env, ...own, PATH: [...(project.path ?? []), process.env.PATH].join(path.delimiter) };
   return spawnSync(argv[0], argv.slice(1), { cwd, env, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, timeout: RUN_TIMEOUT_MS });
+}
+
+/** Runs the project's offline `setup` steps: null, or what failed. */
+export function setup(project, cwd, checkout) {
+  for (const argv of project.setup) {
+    const result = run(argv, cwd, project, checkout);
+    if (result.status !== 0) return `setup failed: \`${argv.join(' ')}\` exited ${result.status ?? result.signal}`;
+  }
+  return null;
 }
 
 /** The checkout of a project in the checkouts directory, and where run-tests runs in it. */

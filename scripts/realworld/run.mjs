@@ -8,7 +8,7 @@
 // Every command is an argv array: nothing here goes through a shell.
 import fs from 'node:fs';
 import path from 'node:path';
-import { cell, checkoutOf, readProjects, repoRoot, run, runJson, runTestsCommit, writeSection } from './lib.mjs';
+import { cell, checkoutOf, readProjects, repoRoot, runJson, runTestsCommit, setup, writeSection } from './lib.mjs';
 
 function parseArgs(argv) {
   const opts = { dir: null, setup: false, only: null, write: null };
@@ -22,14 +22,6 @@ function parseArgs(argv) {
   }
   if (opts.dir === null) throw new Error('usage: run.mjs <checkouts-dir> [--setup] [--only id,id] [--write <file>]');
   return opts;
-}
-
-function setup(project, cwd, checkout) {
-  for (const argv of project.setup) {
-    const result = run(argv, cwd, project, checkout);
-    if (result.status !== 0) return `setup failed: \`${argv.join(' ')}\` exited ${result.status ?? result.signal}`;
-  }
-  return null;
 }
 
 /** What run-tests said, in the recorded expectation's terms. */
