@@ -3,34 +3,14 @@
  * change can reach, with why, and what it cannot place is the whole suite, said why.
  * Each case edits its own git copy of the fixture, so the cases run concurrently. */
 import { describe, expect, it } from '@jest/globals';
-import { spawnSync } from 'node:child_process';
 import fs from 'fs-extra';
 import os from 'node:os';
 import path from 'node:path';
+import { PYTESTS } from './pytest-versions.js';
 import { copyFixture, hasTools, runCli, runJson } from './helpers.js';
 import { git, gitFixture, planJson, touch, unitLines, type Plan } from './changed-support.js';
 
 const suite = hasTools('python3', 'pytest-3') ? describe : describe.skip;
-
-/** The caller's python3 itself first on PATH (its pytest 9), as jest.config.js sets it. */
-function callersInterpreter(): NodeJS.ProcessEnv {
-  const ran = spawnSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' });
-  const executable = ran.status === 0 ? ran.stdout.trim() : '';
-  return { PATH: executable === '' ? process.env.PATH : `${path.dirname(executable)}:${process.env.PATH ?? ''}` };
-}
-
-/** Debian's pytest 7 (/usr/bin/python3 first on PATH), and the caller's python3's pytest 9. */
-const PYTESTS = ([
-  ['pytest 7', { PATH: `/usr/bin:/bin:${process.env.PATH ?? ''}` }, /^7\./],
-  ['pytest 9', callersInterpreter(), /^(?:9|[1-9]\d)\./],
-] as const).filter(([label, env, wanted]) => {
-  const ran = spawnSync('python3', ['-m', 'pytest', '--version'], { env: { ...process.env, ...env }, encoding: 'utf8' });
-  const version = /\bpytest (\d+\.\d+\.\d+)/.exec(`${ran.stdout}${ran.stderr}`)?.[1] ?? null;
-  if (version !== null && wanted.test(version)) return true;
-  if (process.env.CI) throw new Error(`${label} missing in CI: python3 -m pytest is ${version ?? 'not there'}`);
-  console.warn(`skipping ${label}: python3 -m pytest is ${version ?? 'not there'}`);
-  return false;
-});
 
 /** The one project's plan of `dir` as it is: its exit code, unit lines and whole-suite reason. */
 async function planOf(dir: string, env: NodeJS.ProcessEnv = {}): Promise<{ exitCode: number | null; units: string[]; whole: string | null; plan: Plan | null }> {
