@@ -6,17 +6,9 @@ import { go } from '../../../../src/runners/go/runner.js';
 import type { AffectedUnits, ChangeSupport, ShardSupport } from '../../../../src/runners/types.js';
 import { readProjectFacts } from '../../../../src/project/facts.js';
 import { copyFixture, hasTools } from '../../../e2e/helpers.js';
+import { GO_TOOLCHAINS } from '../../../support/go-toolchains.js';
 
-const GO_123 = '/usr/lib/go-1.23/bin';
-/** No network, no toolchain switching, no caller GOFLAGS. */
-const envFor = (bin: string | null): NodeJS.ProcessEnv => ({
-  ...process.env, GOPROXY: 'off', GOTOOLCHAIN: 'local', GOFLAGS: '',
-  PATH: bin === null ? process.env['PATH'] : `${bin}:${process.env['PATH'] ?? ''}`,
-});
-const TOOLCHAINS = [
-  { version: 'go1.19', env: envFor(null) },
-  ...(fs.existsSync(path.join(GO_123, 'go')) ? [{ version: 'go1.23', env: envFor(GO_123) }] : []),
-];
+const TOOLCHAINS = GO_TOOLCHAINS;
 const temps: string[] = [];
 afterAll(async () => {
   await Promise.all(temps.map((dir) => fs.remove(dir)));
