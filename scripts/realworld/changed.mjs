@@ -11,24 +11,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { applyEdit, languageOf, sample, sourceFiles } from './edits.mjs';
-import { checkoutOf, readProjects, repoRoot, run, runJson, runTestsCommit, setup, writeSection } from './lib.mjs';
+import { checkoutOf, readProjects, repoRoot, run, runJson, runTestsCommit, setup, writeSection, checkArgs } from './lib.mjs';
 import { summaryLine, tables } from './changed-report.mjs';
 
 const DEFAULT_SAMPLE = 5;
-
-function parseArgs(argv) {
-  const opts = { dir: null, setup: false, only: null, write: null };
-  for (let i = 0; i < argv.length; i += 1) {
-    const arg = argv[i];
-    if (arg === '--setup') opts.setup = true;
-    else if (arg === '--only') opts.only = new Set(argv[++i].split(','));
-    else if (arg === '--write') opts.write = argv[++i];
-    else if (opts.dir === null && !arg.startsWith('-')) opts.dir = path.resolve(arg);
-    else throw new Error(`unknown argument: ${arg}`);
-  }
-  if (opts.dir === null) throw new Error('usage: changed.mjs <checkouts-dir> [--setup] [--only id,id] [--write <file>]');
-  return opts;
-}
 
 const git = (args, cwd) => run(['git', ...args], cwd, {}, cwd);
 const gitLines = (args, cwd) => git(args, cwd).stdout.split('\n').filter((line) => line !== '');
@@ -154,7 +140,7 @@ function checkProject(project, opts) {
 }
 
 function main() {
-  const opts = parseArgs(process.argv.slice(2));
+  const opts = checkArgs(process.argv.slice(2), 'changed.mjs');
   const rows = [];
   for (const project of readProjects()) {
     if (project.changed === undefined || (opts.only && !opts.only.has(project.id))) continue;

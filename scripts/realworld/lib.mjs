@@ -68,3 +68,19 @@ export function writeSection(file, text, marker = 'realworld') {
   if (from < 0 || to < from) throw new Error(`${file} has no ${begin} ... ${end} markers`);
   fs.writeFileSync(file, `${old.slice(0, from + begin.length)}\n${text}${old.slice(to)}`);
 }
+
+/** The command line of run.mjs and changed.mjs: `<checkouts-dir> [--setup] [--only id,id]
+ * [--write <file>]`; `script` names the one in the usage message. */
+export function checkArgs(argv, script) {
+  const opts = { dir: null, setup: false, only: null, write: null };
+  for (let i = 0; i < argv.length; i += 1) {
+    const arg = argv[i];
+    if (arg === '--setup') opts.setup = true;
+    else if (arg === '--only') opts.only = new Set(argv[++i].split(','));
+    else if (arg === '--write') opts.write = argv[++i];
+    else if (opts.dir === null && !arg.startsWith('-')) opts.dir = path.resolve(arg);
+    else throw new Error(`unknown argument: ${arg}`);
+  }
+  if (opts.dir === null) throw new Error(`usage: ${script} <checkouts-dir> [--setup] [--only id,id] [--write <file>]`);
+  return opts;
+}

@@ -8,21 +8,7 @@
 // Every command is an argv array: nothing here goes through a shell.
 import fs from 'node:fs';
 import path from 'node:path';
-import { cell, checkoutOf, readProjects, repoRoot, runJson, runTestsCommit, setup, writeSection } from './lib.mjs';
-
-function parseArgs(argv) {
-  const opts = { dir: null, setup: false, only: null, write: null };
-  for (let i = 0; i < argv.length; i += 1) {
-    const arg = argv[i];
-    if (arg === '--setup') opts.setup = true;
-    else if (arg === '--only') opts.only = new Set(argv[++i].split(','));
-    else if (arg === '--write') opts.write = argv[++i];
-    else if (opts.dir === null && !arg.startsWith('-')) opts.dir = path.resolve(arg);
-    else throw new Error(`unknown argument: ${arg}`);
-  }
-  if (opts.dir === null) throw new Error('usage: run.mjs <checkouts-dir> [--setup] [--only id,id] [--write <file>]');
-  return opts;
-}
+import { cell, checkoutOf, readProjects, repoRoot, runJson, runTestsCommit, setup, writeSection, checkArgs } from './lib.mjs';
 
 /** What run-tests said, in the recorded expectation's terms. */
 function observed(report, cwd) {
@@ -103,7 +89,7 @@ function table(rows) {
 }
 
 function main() {
-  const opts = parseArgs(process.argv.slice(2));
+  const opts = checkArgs(process.argv.slice(2), 'run.mjs');
   const projects = readProjects();
   const rows = [];
   for (const project of projects) {
