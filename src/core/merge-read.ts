@@ -1,5 +1,5 @@
 import { SCHEMA_VERSION, type ReportedTest, type RunReport, type ShardInfo } from '../model/report.js';
-import type { RunStatus, TestStatus } from '../model/results.js';
+import type { Outcome, RunStatus } from '../model/results.js';
 
 /** One report file given to `run-tests merge`: its text, or why it could not be read. */
 export type MergeInput = { readonly path: string; readonly text: string } | { readonly path: string; readonly unreadable: string };
@@ -18,7 +18,7 @@ export interface MergedTest {
   readonly name: string;
   readonly file: string | null;
   readonly line: number | null;
-  readonly status: TestStatus;
+  readonly status: Outcome;
   readonly durationMs?: number | undefined;
   readonly suite?: string | undefined;
   readonly message?: string | undefined;

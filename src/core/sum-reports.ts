@@ -7,8 +7,11 @@ import type { Summary } from '../model/results.js';
 /** Unknown stays unknown: one report without a count makes the total unknown. */
 export function sumSummaries(summaries: readonly Summary[]): Summary {
   const total = (key: keyof Summary): number | null =>
-    summaries.reduce<number | null>((sum, s) => (sum === null || s[key] === null ? null : sum + s[key]), 0);
-  return { run: total('run'), passed: total('passed'), failures: total('failures'), errors: total('errors'), skips: total('skips') };
+    summaries.reduce<number | null>((sum, s) => {
+      const n = s[key];
+      return sum === null || n === null || n === undefined ? null : sum + n;
+    }, 0);
+  return { run: total('run'), passed: total('passed'), failures: total('failures'), errors: total('errors'), skips: total('skips'), flaky: total('flaky') };
 }
 
 /** The reruns together: what was selected, and what of it did not run. */

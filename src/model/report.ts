@@ -1,4 +1,4 @@
-import type { FailedTestRecord, PackageResult, RunningTest, RunStatus, Summary, TestStatus } from './results.js';
+import type { FailedTestRecord, FlakyTestRecord, Outcome, PackageResult, RunningTest, RunStatus, Summary } from './results.js';
 
 export const SCHEMA_VERSION = 1;
 
@@ -40,7 +40,12 @@ export interface RunReport {
   readonly failed_tests: readonly ReportedFailure[];
   /** How many entries the lists above leave out (failed_tests beyond --max-failures).
    * Absent when nothing was left out. */
-  readonly truncated?: { readonly failed_tests: number };
+  readonly truncated?: { readonly failed_tests: number; readonly flaky_tests?: number };
+  /** With --retries: the tests that failed and then passed on a retry, each with every
+   * attempt (the first --max-failures). Absent without --retries. */
+  readonly flaky_tests?: readonly FlakyTestRecord[];
+  /** With --retries: how many retries each failing test was given, and each retry run. */
+  readonly retries?: RetriesInfo;
   /** On a --failed-only or --id run: how many tests were selected, and those that did not run. */
   readonly rerun: { readonly selected: number; readonly not_run: readonly string[] } | null;
   readonly artifact: string | null;
@@ -77,6 +82,22 @@ export interface RunReport {
   readonly parts?: readonly MergePart[];
   /** With --changed: what the change needs in this project, and why (what ran). */
   readonly plan?: ChangePlan;
+}
+
+/** `--retries <max>`: each retry run reran the tests still failing, by identity. */
+export interface RetriesInfo {
+  readonly max: number;
+  /** Whether a flaky test fails the run (--flaky-fails). */
+  readonly flaky_fails: boolean;
+  /** Each retry run, in order; attempt 2 is the first retry. Empty when nothing was retried. */
+  readonly runs: readonly {
+    readonly attempt: number;
+    /** How many tests it reran. */
+    readonly tests: number;
+    /** Its log. */
+    readonly log: string;
+    readonly status: RunStatus;
+  }[];
 }
 
 /** What a change needs in one project (`run-tests plan`, `--changed`): the units its
@@ -120,7 +141,7 @@ export interface ReportedTest {
   /** Relative to project_root. */
   readonly file: string | null;
   readonly line: number | null;
-  readonly status: TestStatus;
+  readonly status: Outcome;
   /** null when the runner gave no duration. */
   readonly duration_ms: number | null;
   readonly suite?: string;

@@ -1,7 +1,20 @@
 /** The shapes every part of run-tests agrees on. Field names that reach the JSON
  * report are snake_case (the contract); internal ones are camelCase. */
 
+/** A test's status as its runner reports it. */
 export type TestStatus = 'passed' | 'failed' | 'error' | 'skipped';
+/** A test's status in run-tests' report: its runner's, or `flaky`: failed, then passed
+ * when --retries ran it again. */
+export type Outcome = TestStatus | 'flaky';
+
+/** One run of a test that --retries ran again: the first run and each retry, in order. */
+export interface Attempt {
+  readonly status: TestStatus;
+  /** null when the runner gave no duration. */
+  readonly duration_ms: number | null;
+  /** A failed attempt's message, bounded as failures' are; null for a pass. */
+  readonly message: string | null;
+}
 
 interface TestBase {
   /** Runner-native selector used for exact reruns, e.g. `FooTest#test_a` or `./spec/a_spec.rb[1:2]`. */
@@ -17,6 +30,9 @@ interface TestBase {
    * go's package (import path), cargo's target (`mixed::api`). A test keeps it whether
    * it passed or failed; JUnit names the test's <testsuite> and classname after it. */
   readonly suite?: string;
+  /** With --retries, for a test that failed at first: every attempt, in order (the
+   * result is the last one's). Absent for a test that was not retried. */
+  readonly attempts?: readonly Attempt[];
 }
 
 export interface PassedTest extends TestBase { readonly status: 'passed' }
@@ -29,6 +45,17 @@ export interface FailedTest extends TestBase {
   /** The failure's stack, frames in the project only (src/parsers/frames.ts); absent
    * when the runner gave none. */
   readonly stack?: readonly StackFrame[];
+  /** An error outside any test (a load error, a build failure, a failing hook): never
+   * retried as a test (--retries). */
+  readonly outside?: true;
+}
+
+/** A test that failed and then passed when --retries ran it again: not a pass. Its
+ * message is its first failure's; every attempt is in `attempts`. */
+export interface FlakyTest extends TestBase {
+  readonly status: 'flaky';
+  readonly message: string;
+  readonly attempts: readonly Attempt[];
 }
 
 /** One frame of a failure's stack, in the project: not in its dependencies
@@ -39,7 +66,7 @@ export interface StackFrame {
   readonly line: number;
   readonly function: string | null;
 }
-export type TestResult = PassedTest | SkippedTest | FailedTest;
+export type TestResult = PassedTest | SkippedTest | FailedTest | FlakyTest;
 
 /** What a parser makes of one structured report. Parsers are pure. */
 export interface ParsedReport {
@@ -109,6 +136,9 @@ export interface Summary {
   readonly failures: number | null;
   readonly errors: number | null;
   readonly skips: number | null;
+  /** Tests that failed and then passed on a retry (--retries); counted in `run`, not in
+   * `passed`. Absent in reports stored before it existed. */
+  readonly flaky?: number | null;
 }
 
 export type RunStatus =
@@ -128,4 +158,15 @@ export interface FailedTestRecord {
   /** Frames in the project, at most STACK_FRAMES_LIMIT; null when the runner gave no
    * stack (records written before it existed have none). */
   readonly stack?: readonly StackFrame[] | null;
+  /** With --retries: every attempt of a failure that was retried (it failed each). */
+  readonly attempts?: readonly Attempt[];
+}
+
+/** A flaky test as the report lists it (`flaky_tests`). */
+export interface FlakyTestRecord {
+  readonly test_name: string;
+  readonly file: string | null;
+  readonly line: number | null;
+  readonly id: string;
+  readonly attempts: readonly Attempt[];
 }

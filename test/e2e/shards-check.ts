@@ -97,7 +97,7 @@ interface Shard {
   readonly report: RunReport & Required<Pick<RunReport, 'shard' | 'tests'>>;
 }
 
-const OUTCOME: Record<ReportedTest['status'], string> = { passed: 'passed', failed: 'failure', error: 'error', skipped: 'skipped' };
+const OUTCOME: Record<ReportedTest['status'], string> = { passed: 'passed', failed: 'failure', error: 'error', skipped: 'skipped', flaky: 'flaky' };
 
 /** A shard's tests as junitTests lists a run's: [file, name, outcome] (a testcase without
  * a file, as go's passed tests are, has the file "undefined" there). */

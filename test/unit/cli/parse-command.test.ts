@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { IMPORT_FORMATS, importReport, importVerdict, SNIFF_BYTES, sniffFormat, type ImportFormat } from '../../../src/cli/parse-command.js';
 import { HarnessError } from '../../../src/model/errors.js';
-import type { ParsedReport, TestResult } from '../../../src/model/results.js';
+import type { ParsedReport, TestResult, TestStatus } from '../../../src/model/results.js';
 
 const FIXTURES = fileURLToPath(new URL('../../fixtures/', import.meta.url));
 const OUTPUTS = path.join(FIXTURES, 'outputs');
@@ -83,9 +83,9 @@ describe('sniffFormat rules', () => {
 });
 
 describe('importVerdict: the truth rules without a runner exit', () => {
-  const test = (status: TestResult['status']): TestResult =>
+  const test = (status: TestStatus): TestResult =>
     (status === 'failed' || status === 'error' ? { id: 'a', name: 'a', file: null, line: null, status, message: 'm' } : { id: 'a', name: 'a', file: null, line: null, status });
-  const parsed = (complete: boolean, ...statuses: TestResult['status'][]): ParsedReport => ({ tests: statuses.map(test), complete, warnings: [] });
+  const parsed = (complete: boolean, ...statuses: TestStatus[]): ParsedReport => ({ tests: statuses.map(test), complete, warnings: [] });
 
   it('passes only a complete report with an executed test and no failure', () => {
     expect(importVerdict(parsed(true, 'passed', 'skipped'), '/r.xml')).toEqual({ status: 'passed', warnings: [] });

@@ -1,11 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
 import { capFailures, isSameTest, nextFailures, notRun, placeFailures, recordOf, toRecord } from '../../../src/core/failures.js';
 import { boundMessage } from '../../../src/parsers/fields.js';
-import type { FailedTest, FailedTestRecord, TestResult } from '../../../src/model/results.js';
+import type { FailedTest, FailedTestRecord, TestResult, TestStatus } from '../../../src/model/results.js';
 
 const record = (id: string, file: string | null = 'test/a_test.rb'): FailedTestRecord =>
   ({ id, test_name: id, file, line: 3, status: 'failed', message: 'm' });
-const result = (id: string, status: TestResult['status'], file = 'test/a_test.rb'): TestResult =>
+const result = (id: string, status: TestStatus, file = 'test/a_test.rb'): TestResult =>
   status === 'failed' || status === 'error'
     ? { id, name: id, file, line: 4, status, message: 'now' }
     : { id, name: id, file, line: 4, status };
