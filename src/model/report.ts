@@ -1,4 +1,4 @@
-import type { FailedTestRecord, FlakyTestRecord, Outcome, PackageResult, RunningTest, RunStatus, Summary } from './results.js';
+import type { Attempt, FailedTestRecord, FlakyTestRecord, Outcome, PackageResult, RunningTest, RunStatus, Summary } from './results.js';
 
 export const SCHEMA_VERSION = 1;
 
@@ -147,6 +147,9 @@ export interface ReportedTest {
   readonly suite?: string;
   /** A failed test's message, bounded as failed_tests' are. */
   readonly message?: string;
+  /** With --retries, a test retried (flaky, or failed every attempt): each attempt, so a
+   * merge's JUnit shows them as the shard's own does. */
+  readonly attempts?: readonly Attempt[];
 }
 
 /** One shard report a merged report combines. */
