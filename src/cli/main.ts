@@ -6,7 +6,7 @@ import { EXIT } from '../model/exit-codes.js';
 import { DEFAULT_MAX_FAILURES } from '../model/request.js';
 import { RUNNER_IDS } from '../runners/ids.js';
 import { EXAMPLES, EXIT_CODE_TABLE } from './help.js';
-import { parseCount, parseIds, parseKeepRuns, parseMaxFailures, parseName, parseSeconds, parseSize, projectsRequest, resolveCwd, resolveExistingFile, resolveOperands } from './options.js';
+import { parseCount, parseIds, parseKeepRuns, parseMaxFailures, parseName, parseSeconds, parseSize, projectsRequest, resolveCwd, resolveExistingFile, resolveOperands, retriesRequest } from './options.js';
 import { resolveJunitPath } from './junit-path.js';
 import { shardRequest } from './shard.js';
 import type { RunReport } from '../model/report.js';
@@ -53,6 +53,8 @@ interface RunOptions {
   allProjects?: boolean;
   changed?: string | true;
   watch?: boolean;
+  retries: string;
+  flakyFails?: boolean;
 }
 
 /** The only place that ends the process. */
@@ -91,6 +93,7 @@ async function run(files: string[], options: RunOptions, runnerArgs: readonly st
     minTests: parseCount('--min-tests', options.minTests),
     allowNoTests: options.allowNoTests === true,
     keepRuns: parseKeepRuns(options.keepRuns),
+    ...retriesRequest(options, custom !== null),
     ...projectsRequest(cwd, options, operands, custom !== null),
     noCache: options.cache === false,
     runnerArgs,
@@ -293,6 +296,8 @@ function program(runnerArgs: readonly string[] | null): Command {
     .option('--all-projects', 'run every project found below the directory (and its own, if it is one), each in its own root, merged into one report')
     .option('--jobs <n>', 'run up to n projects of a run at once (several subprojects, workspaces, --all-projects); default: the number of CPUs')
     .option('--keep-runs <n>', 'keep the newest n run directories in .run-tests/runs, this one included', '20')
+    .option('--retries <n>', 'run each failing test again, up to n times, until it passes: one that passes on a retry is flaky', '0')
+    .option('--flaky-fails', 'a flaky test (failed, then passed on a retry) fails the run')
     .option('--changed [ref]', 'run only what the change needs (see `run-tests plan`): the working tree against HEAD, or everything since the merge base with ref')
     .option('--watch', 'after the run, rerun what each save needs (the recorded failures first) until q or Ctrl-C')
     .addHelpText('after', `\n${EXAMPLES}\n\n${EXIT_CODE_TABLE}\n`)

@@ -74,6 +74,18 @@ export function parseKeepRuns(value: string): number {
   return keep;
 }
 
+/** More retries than this would hide a failing test behind a loop, not find a flaky one. */
+export const MAX_RETRIES = 20;
+
+/** `--retries <n>` and `--flaky-fails`. A --command's tests cannot be run again by run-tests
+ * (it has no selector for them), and --flaky-fails means nothing without retries. */
+export function retriesRequest(options: { retries: string; flakyFails?: boolean }, custom: boolean): { retries: number; flakyFails: boolean } {
+  const retries = parseCount('--retries', options.retries, { max: MAX_RETRIES });
+  if (retries > 0 && custom) throw usageError("--retries cannot be combined with --command: run-tests has no way to run one of a command's tests again");
+  if (options.flakyFails === true && retries === 0) throw usageError('--flaky-fails needs --retries <n>: without retries no test can turn out flaky');
+  return { retries, flakyFails: options.flakyFails === true };
+}
+
 /** More projects at once than any machine has CPUs for is a typing mistake. */
 const MAX_JOBS = 1024;
 

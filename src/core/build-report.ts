@@ -4,10 +4,10 @@ import type { ProcessOutcome } from '../process/index.js';
 import type { ArtifactPaths } from '../store/artifacts.js';
 import type { HarnessError } from '../model/errors.js';
 import { displayCommand } from './quote.js';
-import { SCHEMA_VERSION, type ChangePlan, type ReportedTest, type RunReport, type ShardInfo } from '../model/report.js';
+import { SCHEMA_VERSION, type ChangePlan, type ReportedFailure, type ReportedTest, type RetriesInfo, type RunReport, type ShardInfo } from '../model/report.js';
 import { DEFAULT_MAX_FAILURES, type RunRequest } from '../model/request.js';
 import { capFailures, isFailure, recordOf } from './failures.js';
-import type { FailedTestRecord, PackageResult, RunningTest, RunStatus, TestResult } from '../model/results.js';
+import type { FailedTestRecord, FlakyTestRecord, PackageResult, RunningTest, RunStatus, TestResult } from '../model/results.js';
 import { exitCodeOf } from '../model/exit-codes.js';
 import { summarize } from './verdict.js';
 import { asCommand, nextArgv, rerunArgv } from './suggest.js';
@@ -42,6 +42,10 @@ export interface Parts {
   readonly shard?: { readonly info: ShardInfo; readonly tests: readonly ReportedTest[] };
   /** With --changed: what the change needed. */
   readonly plan?: ChangePlan | undefined;
+  /** With --retries: how the failures were retried (the flaky tests are in `tests`). */
+  readonly retries?: RetriesInfo | undefined;
+  /** With --retries: the run's flaky tests. */
+  readonly flaky?: readonly FlakyTestRecord[] | undefined;
 }
 
 export function buildReport(run: Context & { invocation?: Invocation }, parts: Parts): RunReport {
@@ -66,8 +70,9 @@ export function buildReport(run: Context & { invocation?: Invocation }, parts: P
     duration_ms: Math.round(parts.outcome?.durationMs ?? 0),
     started_at: run.startedAt,
     finished_at: new Date().toISOString(),
-    summary: parts.summary,
-    ...capFailures(parts.failed.map((t) => ({ ...t, rerun_argv: rerunnable ? rerunArgv(request, run.root, t) : null })), maxFailures(request)),
+    summary: parts.retries ? { ...parts.summary, flaky: parts.summary.run === null ? null : parts.flaky?.length ?? 0 } : parts.summary,
+    ...withFlaky(capFailures(parts.failed.map((t) => ({ ...t, rerun_argv: rerunnable ? rerunArgv(request, run.root, t) : null })), maxFailures(request)),
+      parts.retries ? parts.flaky ?? [] : null, maxFailures(request)),
     rerun: parts.rerun,
     artifact: parts.outcome ? run.artifacts.log : null,
     failures_file: parts.failuresFile,
@@ -79,7 +84,18 @@ export function buildReport(run: Context & { invocation?: Invocation }, parts: P
     ...(parts.unitDurations === undefined ? {} : { unit_durations: parts.unitDurations }),
     ...(parts.shard === undefined ? {} : { shard: parts.shard.info, tests: parts.shard.tests }),
     ...(parts.plan === undefined ? {} : { plan: parts.plan }),
+    ...(parts.retries === undefined ? {} : { retries: parts.retries }),
   };
+}
+
+/** The failures, capped, and with --retries (flaky not null) the flaky tests, capped as
+ * they are, how many of either were left out in `truncated`. */
+export function withFlaky(failures: ReturnType<typeof capFailures<ReportedFailure>>, flaky: readonly FlakyTestRecord[] | null, max: number | null, dropped = 0): Pick<RunReport, 'failed_tests' | 'truncated' | 'flaky_tests'> {
+  if (flaky === null) return failures;
+  const shown = max === null ? flaky : flaky.slice(0, max);
+  const left = dropped + flaky.length - shown.length;
+  if (left === 0) return { ...failures, flaky_tests: shown };
+  return { ...failures, flaky_tests: shown, truncated: { failed_tests: failures.truncated?.failed_tests ?? 0, flaky_tests: left } };
 }
 
 /** --max-failures, or its default when the request does not say. */

@@ -14,6 +14,7 @@ export const recordOf = (where: string | null) => (test: FailedTest): FailedTest
   message: where === null ? boundMessage(test.message) : withFullText(boundMessage(test.message), where),
   id: test.id,
   stack: test.stack ?? null,
+  ...(test.attempts === undefined ? {} : { attempts: test.attempts }),
 });
 
 export const toRecord = recordOf(null);

@@ -36,6 +36,8 @@ import { plannedCheck } from './change/planned-check.js';
 import { nothingChangedReport } from './build-report.js';
 import type { ChangePlan } from '../model/report.js';
 import { shardParts } from './shard/report-fields.js';
+import { retryRun } from './attempt.js';
+import { flakyRecord, isFlaky } from './retry.js';
 
 /** A project's report, and every result it was built from (for exports such as JUnit). */
 export interface ProjectRun {
@@ -101,6 +103,7 @@ export async function runProject(request: RunRequest, selection: ProjectSelectio
     return await execute({
       ...base,
       detection,
+      planRequest,
       invocation: planned.invocation,
       files: selection.files,
       selected: rerun?.selected ?? null,
@@ -151,6 +154,8 @@ function checkRunnerArgs(adapter: Runner, args: readonly string[]): void {
 interface Execution extends Context {
   readonly marker: string;
   readonly detection: Detection;
+  /** What the runner was planned from: --retries plans its reruns from it. */
+  readonly planRequest: PlanRequest;
   readonly invocation: Invocation;
   /** This project's files from the request (empty: the whole project). */
   readonly files: readonly string[];
@@ -227,10 +232,10 @@ async function execute(run: Execution, interrupts: Interrupts): Promise<ProjectR
   } finally {
     if (tee !== request.tee) tee?.end();
   }
-  return finish({ ...run, notes: [...run.notes, ...said, ...unrun] }, outcome, await following, tree);
+  return finish({ ...run, notes: [...run.notes, ...said, ...unrun] }, outcome, await following, tree, interrupts);
 }
 
-async function finish(run: Execution, outcome: ProcessOutcome, follower: ReportFollower, tree: TreeBinding): Promise<ProjectRun> {
+async function finish(run: Execution, outcome: ProcessOutcome, follower: ReportFollower, tree: TreeBinding, interrupts: Interrupts): Promise<ProjectRun> {
   const { request, artifacts } = run;
   // The second look at the tree: where it asks git, git runs while the results are read.
   const bound = tree.finish();
@@ -251,17 +256,21 @@ async function finish(run: Execution, outcome: ProcessOutcome, follower: ReportF
     logPath: artifacts.log,
     logTail: () => readLogTail(artifacts.log),
   });
-  const tests = await placeFailures(report?.tests ?? [], locator(adapter, run.root));
-  const failedEarly = runnerFailure(adapter, outcome, tests.length, run.invocation.noTestsExitCodes ?? [], artifacts.log);
+  const placed = await placeFailures(report?.tests ?? [], locator(adapter, run.root));
+  const failedEarly = runnerFailure(adapter, outcome, placed.length, run.invocation.noTestsExitCodes ?? [], artifacts.log);
   // The runner's own words replace the verdict's "no usable report".
   const warnings = [...run.notes, ...read.warnings, ...(failedEarly ? [] : verdict.warnings)];
   if (outcome.leaked.length > 0) warnings.push(leakWarning(outcome.leaked));
+  // --retries: the failures run again; a test that passes on a retry is flaky.
+  const retried = await retryRun({ ...run, adapter }, placed, failedEarly ? 'error' : verdict.status, report, interrupts);
+  const tests = retried.tests;
+  warnings.push(...retried.warnings);
   const rules = rerunRules(adapter);
   const missing = run.selected ? notRun(run.selected, tests, rules) : [];
   if (missing.length > 0 && verdict.status !== 'interrupted' && verdict.status !== 'timed_out') {
     warnings.push(`${missing.length} of the ${run.selected?.length} selected tests did not run: ${missing.map((t) => t.test_name).join(', ')}`);
   }
-  let status: RunStatus = failedEarly ? 'error' : verdict.status;
+  let status: RunStatus = retried.status;
   // A rerun that lost some of its selection proves nothing about those tests.
   if (status === 'passed' && missing.length > 0) status = 'error';
   // --changed: what ran must be what was planned, as a rerun's tests must be.
@@ -283,6 +292,7 @@ async function finish(run: Execution, outcome: ProcessOutcome, follower: ReportF
       outcome,
       summary: summarize(report && !failedEarly ? tests : null),
       failed: tests.filter(isFailure).map(recordOf(artifacts.log)),
+      flaky: tests.filter(isFlaky).map(flakyRecord),
       warnings: shared ? warnings : [...warnings, lockedOutWarning(artifacts)],
       error: failedEarly ?? (report === null ? read.error : null),
       rerun: run.selected ? { selected: run.selected.length, not_run: missing.map((t) => t.test_name) } : null,
@@ -292,6 +302,7 @@ async function finish(run: Execution, outcome: ProcessOutcome, follower: ReportF
       running: report?.running,
       ...shardParts(unitOfTests(adapter, run.facts), run.shard, tests, artifacts.log, report?.packages),
       plan: run.plan ?? undefined,
+      retries: retried.info ?? undefined,
     });
     return { ...built, ...treeFields };
   });

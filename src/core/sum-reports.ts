@@ -6,12 +6,14 @@ import type { Summary } from '../model/results.js';
 
 /** Unknown stays unknown: one report without a count makes the total unknown. */
 export function sumSummaries(summaries: readonly Summary[]): Summary {
-  const total = (key: keyof Summary): number | null =>
+  const total = (key: keyof Summary, absent: number | null = null): number | null =>
     summaries.reduce<number | null>((sum, s) => {
-      const n = s[key];
-      return sum === null || n === null || n === undefined ? null : sum + n;
+      const n = s[key] === undefined ? absent : s[key];
+      return sum === null || n === null ? null : sum + n;
     }, 0);
-  return { run: total('run'), passed: total('passed'), failures: total('failures'), errors: total('errors'), skips: total('skips'), flaky: total('flaky') };
+  const sum = { run: total('run'), passed: total('passed'), failures: total('failures'), errors: total('errors'), skips: total('skips') };
+  // A report without --retries has no flaky test: 0, where another of them counts some.
+  return summaries.some((s) => s.flaky !== undefined) ? { ...sum, flaky: total('flaky', 0) } : sum;
 }
 
 /** The reruns together: what was selected, and what of it did not run. */

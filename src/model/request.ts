@@ -122,6 +122,10 @@ export interface RunRequest {
   readonly change?: Change;
   /** --watch: with a change, the units of the recorded failures run too, and first. */
   readonly failuresFirst?: boolean;
+  /** --retries: how many times each failing test runs again (0 or absent: none). */
+  readonly retries?: number;
+  /** --flaky-fails: a test that passed only on a retry fails the run. */
+  readonly flakyFails?: boolean;
   /** Called as each runner starts: work that can overlap the run (loading the renderer). */
   readonly onRunnerStarted?: () => void;
 }

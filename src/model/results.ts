@@ -136,8 +136,8 @@ export interface Summary {
   readonly failures: number | null;
   readonly errors: number | null;
   readonly skips: number | null;
-  /** Tests that failed and then passed on a retry (--retries); counted in `run`, not in
-   * `passed`. Absent in reports stored before it existed. */
+  /** With --retries: the tests that failed and then passed on a retry; counted in `run`,
+   * not in `passed`. Absent without --retries. */
   readonly flaky?: number | null;
 }
 

@@ -323,7 +323,7 @@ export function defaultTest(e: TestEnd): TestResult {
 export function defaultError(e: ErrorEvent): FailedTest {
   const what = e.kind === null ? 'error' : `${e.kind} error`;
   const name = e.name ?? (e.file === null ? what : `${what}: ${e.file}`);
-  return { id: e.id ?? e.file ?? name, name, file: e.file, line: e.line, status: 'error', message: boundMessage(e.message) };
+  return { id: e.id ?? e.file ?? name, name, file: e.file, line: e.line, status: 'error', message: boundMessage(e.message), outside: true };
 }
 
 const TOTAL_FIELDS = ['tests', 'passed', 'failed', 'errors', 'skipped', 'deselected'] as const;

@@ -273,7 +273,7 @@ class JunitReader {
       for (let i = 1; i <= n; i += 1) {
         const id = `junit:unattributed-${kind}-${i}`;
         const name = `${kind === 'skipped' ? 'skipped test' : kind === 'errors' ? 'error' : 'failure'} not attributed to any test (${i} of ${missing})`;
-        extra.push(kind === 'skipped' ? { id, name, file: null, line: null, status: 'skipped', message } : { id, name, file: null, line: null, status: 'error', message });
+        extra.push(kind === 'skipped' ? { id, name, file: null, line: null, status: 'skipped', message } : { id, name, file: null, line: null, status: 'error', message, outside: true });
       }
       warnings.push(message);
       return missing;

@@ -30,6 +30,7 @@ export function renderHuman(report: RunReport, c: ChalkInstance): string {
     report.failed_tests.forEach((t, i) => lines.push(...failure(t, i + 1, c)));
   }
   if (left > 0) lines.push('', c.yellow(`… ${left} more ${left === 1 ? 'failure' : 'failures'} not listed (--max-failures); all are in ${visible(allFailuresIn(report))}`));
+  lines.push(...flakySection(report, c));
   if (report.warnings.length > 0) {
     lines.push('');
     for (const w of report.warnings) lines.push(c.yellow(`warning: ${visible(w, { lines: true })}`));
@@ -38,6 +39,7 @@ export function renderHuman(report: RunReport, c: ChalkInstance): string {
   lines.push('', `${statusWord(report.status, c)}  ${summaryLine(report.summary)}${timing(report)}`);
   if (report.running_at_timeout && report.running_at_timeout.length > 0) lines.push(c.yellow(`running when it timed out: ${report.running_at_timeout.map(runningTest).join(', ')}`));
   for (const section of sections) if (section.artifact && section.source === 'run') lines.push(c.dim(`log: ${visible(section.artifact)}`));
+  for (const section of sections) for (const retry of section.retries?.runs ?? []) lines.push(c.dim(`log of attempt ${retry.attempt} (${retry.tests} ${retry.tests === 1 ? 'test' : 'tests'}, ${retry.status}): ${visible(retry.log)}`));
   if (report.next) lines.push(`next: ${c.cyan(visible(report.next))}`);
   return `${lines.join('\n')}\n`;
 }
@@ -85,7 +87,22 @@ function failure(t: FailedTestRecord, n: number, c: ChalkInstance): string[] {
   const kind = t.status === 'error' ? c.magenta('error') : c.red('failed');
   // Shown whole: bounded already, and a cut one ends with where its full text is.
   const message = messageLines(visible(t.message, { lines: true }), c).map((l) => `     ${l}`);
-  return ['', `  ${n}) ${c.bold(where)} ${kind}`, `     ${visible(t.test_name)}`, ...message];
+  const tries = t.attempts === undefined ? '' : c.dim(` (failed all ${t.attempts.length} attempts)`);
+  return ['', `  ${n}) ${c.bold(where)} ${kind}${tries}`, `     ${visible(t.test_name)}`, ...message];
+}
+
+/** `Flaky (1):` and each flaky test with its attempts: failed before it passed. */
+function flakySection(report: RunReport, c: ChalkInstance): string[] {
+  const flaky = report.flaky_tests ?? [];
+  const left = report.truncated?.flaky_tests ?? 0;
+  if (flaky.length === 0) return [];
+  const count = left > 0 ? `${flaky.length} of ${flaky.length + left}` : String(flaky.length);
+  return ['', c.bold(`Flaky (${count}):`), ...flaky.flatMap((t) => {
+    const where = t.file === null ? '(unknown location)' : t.line === null ? visible(t.file) : `${visible(t.file)}:${t.line}`;
+    const first = t.attempts.find((a) => a.message !== null)?.message ?? '';
+    const firstLine = visible(first.split('\n')[0] ?? '');
+    return ['', `  ${c.bold(where)} ${c.yellow('flaky')} ${c.dim(`(${t.attempts.map((a) => a.status).join(', ')})`)}`, `     ${visible(t.test_name)}`, ...(firstLine === '' ? [] : [c.dim(`     first failure: ${firstLine}`)])];
+  })];
 }
 
 const runningTest = ({ name, file }: RunningTest): string =>
@@ -105,7 +122,8 @@ export function allFailuresIn(report: RunReport): string {
 /** `N passed, N failed, N errors, N skipped`; unknown counts are shown as `?`, never 0. */
 export function summaryLine(s: Summary): string {
   const n = (v: number | null) => (v === null ? '?' : String(v));
-  return `${n(s.passed)} passed, ${n(s.failures)} failed, ${n(s.errors)} errors, ${n(s.skips)} skipped`;
+  const flaky = s.flaky === undefined ? '' : `, ${n(s.flaky)} flaky`;
+  return `${n(s.passed)} passed, ${n(s.failures)} failed, ${n(s.errors)} errors, ${n(s.skips)} skipped${flaky}`;
 }
 
 function statusWord(status: RunStatus, c: ChalkInstance): string {

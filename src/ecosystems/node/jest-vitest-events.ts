@@ -53,7 +53,7 @@ export function fileTest(e: TestEnd, ctx: ParseContext): TestResult {
  * hook's, under `name`. Its id is the file's: a rerun runs the file whole. */
 export function fileError(e: ErrorEvent, ctx: ParseContext, name: string): FailedTest {
   const id = e.id ?? e.file ?? name;
-  return { id, name, file: e.file, line: lineIn(e.stack, e.file, ctx) ?? e.line, status: 'error', message: boundMessage(e.message), ...failureStack(e.stack, ctx.root) };
+  return { id, name, file: e.file, line: lineIn(e.stack, e.file, ctx) ?? e.line, status: 'error', message: boundMessage(e.message), ...failureStack(e.stack, ctx.root), outside: true };
 }
 
 /** The warning for a file that never ended, or a test that never did in a run that stopped. */

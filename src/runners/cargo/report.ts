@@ -132,7 +132,7 @@ class CargoStream {
       if (run.failed === null) complete = false;
     }
     if (this.failedBuilds > 0 && this.compileErrors.size === 0) {
-      tests.push({ id: 'build', name: 'compile error', file: null, line: null, status: 'error', message: 'cargo reported that the build failed; see the log' });
+      tests.push({ id: 'build', name: 'compile error', file: null, line: null, status: 'error', message: 'cargo reported that the build failed; see the log', outside: true });
     }
     // Only libtest's JSON says when a test starts; its text does not.
     const starts = this.suites.some((s) => s.started.size > 0);
@@ -301,7 +301,7 @@ class CargoStream {
   /** A binary cargo says failed without a libtest stream (it crashed first, or uses its own harness). */
   private silentFailure(run: Run, target: Target): FailedTest {
     const id = `${target.pkg === '' ? '' : `${target.pkg} `}${selectorOf(target.kind, target.name)}`;
-    return { id, name: `${run.label}: failed without reporting tests`, file: null, line: null, suite: targetSuite(target.pkg, target.kind, target.name), status: 'error', message: run.reason ?? `cargo: test failed, to rerun pass \`${run.failed ?? ''}\`` };
+    return { id, name: `${run.label}: failed without reporting tests`, file: null, line: null, suite: targetSuite(target.pkg, target.kind, target.name), status: 'error', message: run.reason ?? `cargo: test failed, to rerun pass \`${run.failed ?? ''}\``, outside: true };
   }
 
   /** A rustc path (relative to the workspace root, where rustc ran) made project-relative. */

@@ -293,6 +293,7 @@ class GoStream {
       suite: pkg.path,
       status: 'error',
       message: boundMessage(`${why}; ${quoted}`),
+      outside: true,
     };
   }
 

@@ -133,6 +133,7 @@ export class BuildFailures {
         suite: pkg,
         status: 'error' as const,
         message: boundMessage(message),
+        outside: true as const,
       };
     });
   }

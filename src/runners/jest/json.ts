@@ -59,7 +59,7 @@ function fromReport(doc: Json, ctx: ParseContext): ParsedReport {
   const claimed = typeof doc['numRuntimeErrorTestSuites'] === 'number' ? doc['numRuntimeErrorTestSuites'] : 0;
   for (let i = 1; i <= Math.min(claimed - fileErrors, 100); i += 1) {
     const message = `numRuntimeErrorTestSuites is ${claimed}, but ${fileErrors} test file(s) show an error: ${claimed - fileErrors} not attributed to any file (see the runner's log)`;
-    tests.push({ id: `jest:unattributed-error-${i}`, name: `test file error not attributed to any file (${i} of ${claimed - fileErrors})`, file: null, line: null, status: 'error', message });
+    tests.push({ id: `jest:unattributed-error-${i}`, name: `test file error not attributed to any file (${i} of ${claimed - fileErrors})`, file: null, line: null, status: 'error', message, outside: true });
     if (i === 1) warnings.push(message);
   }
   const interrupted = doc['wasInterrupted'] === true;
@@ -121,7 +121,7 @@ function suiteError(suite: Json, file: string | null, own: readonly TestResult[]
   const where = file ?? '(unknown file)';
   // The message is cut to 2 KiB in the end; the head of the text is all it can come from.
   const message = suiteMessage(text.slice(0, MAX_TEXT)) || 'Test suite failed to run';
-  return { id: where, name: loadErrorName(where), file, line: at?.line ?? null, status: 'error', message: boundMessage(message) };
+  return { id: where, name: loadErrorName(where), file, line: at?.line ?? null, status: 'error', message: boundMessage(message), outside: true };
 }
 
 /** `● Test suite failed to run` and jest's code frame removed: the error itself. */

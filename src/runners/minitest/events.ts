@@ -13,7 +13,7 @@ import type { ParserFactory } from '../../parsers/stream.js';
  * resolve the Gemfile) is no test's failure: a warning, and the run is incomplete. */
 function crash(e: ErrorEvent): FailedTest | string {
   if (e.file === null) return `a Ruby process ended on an exception outside the tests: ${e.message.trimEnd()}`;
-  return { id: e.file, name: `load error: ${e.file}`, file: e.file, line: e.line, status: 'error', message: boundMessage(e.message) };
+  return { id: e.file, name: `load error: ${e.file}`, file: e.file, line: e.line, status: 'error', message: boundMessage(e.message), outside: true };
 }
 
 export const createMinitestParser: ParserFactory = eventsParser({ error: crash });

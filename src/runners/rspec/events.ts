@@ -12,7 +12,7 @@ import { isOutsideErrorMessage, mapOutsideError, UNFINISHED_MESSAGE } from './ex
  * errors its messages did not account for has its name and no file. */
 function outsideError(e: ErrorEvent, ctx: { readonly root: string }): FailedTest {
   if (isOutsideErrorMessage(e.message)) return mapOutsideError(e.message, ctx.root);
-  return { id: e.id ?? e.file ?? '', name: e.name ?? 'error outside of examples', file: e.file, line: e.line, status: 'error', message: boundMessage(e.message) };
+  return { id: e.id ?? e.file ?? '', name: e.name ?? 'error outside of examples', file: e.file, line: e.line, status: 'error', message: boundMessage(e.message), outside: true };
 }
 
 /** The example a run killed outright was in (a signal it handles ends it as the formatter

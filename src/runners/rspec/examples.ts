@@ -135,6 +135,7 @@ export function mapOutsideError(text: string, root: string): FailedTest {
     line,
     status: 'error',
     message: boundMessage(trimmed),
+    outside: true,
   };
 }
 
@@ -167,6 +168,7 @@ export function mapOutsideErrors(messages: readonly string[], reportedCount: num
       status: 'error',
       message: `rspec reported ${reportedCount} error(s) outside of examples (${countSource}) `
         + `but only ${errors.length} could be attributed from its messages`,
+      outside: true,
     });
   }
   return errors;

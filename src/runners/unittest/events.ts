@@ -14,7 +14,7 @@ import { pythonStack } from '../../ecosystems/python.js';
  * project: for a module whose import failed in a project module it imports, both. */
 function error(e: ErrorEvent, ctx: ParseContext): FailedTest {
   const name = e.name ?? `${e.kind ?? 'load'} error: ${e.file ?? 'unknown module'}`;
-  return { id: e.id ?? e.file ?? name, name, file: e.file, line: e.line, status: 'error', message: boundMessage(e.message), ...pythonStack(e.stack, ctx.root) };
+  return { id: e.id ?? e.file ?? name, name, file: e.file, line: e.line, status: 'error', message: boundMessage(e.message), ...pythonStack(e.stack, ctx.root), outside: true };
 }
 
 export const createUnittestParser: ParserFactory = eventsParser({ error });

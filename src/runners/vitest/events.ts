@@ -17,7 +17,7 @@ function unhandled(e: ErrorEvent, ctx: ParseContext): FailedTest {
   const root = `${ctx.root.replace(/\/+$/, '')}/`;
   const frame = stackFrames(stripAnsi(e.stack ?? '')).find((f) => f.file.startsWith(root) && !f.file.includes('/node_modules/'));
   const name = e.name ?? 'unhandled error';
-  return { id: e.id ?? name, name, file: frame ? relativeFile(frame.file, ctx.root) : null, line: frame?.line ?? null, status: 'error', message: boundMessage(e.message), ...failureStack(e.stack, ctx.root) };
+  return { id: e.id ?? name, name, file: frame ? relativeFile(frame.file, ctx.root) : null, line: frame?.line ?? null, status: 'error', message: boundMessage(e.message), ...failureStack(e.stack, ctx.root), outside: true };
 }
 
 export const createVitestParser: ParserFactory = eventsParser(fileRules('vitest', (e, ctx) =>

@@ -55,8 +55,8 @@ describe('events parser', () => {
     const load = { event: 'error', kind: 'load', file: '/p/t/b.js', line: 2, message: 'SyntaxError: x' };
     const report = parseText(eventsParser(), lines(start, load, end(), { event: 'error', kind: 'crash', message: 'died' }), ctx);
     expect(report.tests).toEqual([
-      { id: 't/b.js', name: 'load error: t/b.js', file: 't/b.js', line: 2, status: 'error', message: 'SyntaxError: x' },
-      { id: 'crash error', name: 'crash error', file: null, line: null, status: 'error', message: 'died' },
+      { id: 't/b.js', name: 'load error: t/b.js', file: 't/b.js', line: 2, status: 'error', outside: true, message: 'SyntaxError: x' },
+      { id: 'crash error', name: 'crash error', file: null, line: null, status: 'error', outside: true, message: 'died' },
     ]);
     expect(report.complete).toBe(false);
   });

@@ -144,7 +144,7 @@ describe('go test -json, edge cases', () => {
   it('reports a package that failed outside any test (TestMain, init) as one error entry', () => {
     const report = parse(ev('output', undefined, 'setup went wrong\n'), ev('output', undefined, 'FAIL\texample.com/m\t0.01s\n'), ev('fail'));
     expect(report.tests).toEqual([{
-      id: 'example.com/m', name: 'package failed: example.com/m', file: null, line: null, status: 'error', suite: 'example.com/m',
+      id: 'example.com/m', name: 'package failed: example.com/m', file: null, line: null, status: 'error', outside: true, suite: 'example.com/m',
       message: 'example.com/m failed without reporting a test; its output outside its tests:\nsetup went wrong',
     }]);
   });
@@ -174,7 +174,7 @@ describe('go test -json, edge cases', () => {
       ev('start', undefined, undefined, 'example.com/m/b'),
       ev('output', undefined, 'FAIL\texample.com/m/b [build failed]\n', 'example.com/m/b'),
       JSON.stringify({ Action: 'fail', Package: 'example.com/m/b', Elapsed: 0, FailedBuild: action }));
-    expect(report.tests).toEqual([{ id: 'example.com/m/b', name: 'build failed: example.com/m/b', file: 'b/b_test.go', line: 4, status: 'error', message: 'b/b_test.go:4:2: undefined: x', suite: 'example.com/m/b' }]);
+    expect(report.tests).toEqual([{ id: 'example.com/m/b', name: 'build failed: example.com/m/b', file: 'b/b_test.go', line: 4, status: 'error', outside: true, message: 'b/b_test.go:4:2: undefined: x', suite: 'example.com/m/b' }]);
     expect(report).toMatchObject({ complete: true, warnings: [] });
   });
 

@@ -32,7 +32,7 @@ describe('jest --json, recorded', () => {
 
   it('turns a file that failed to load into an error entry at the line that failed', () => {
     expect(read('jest-load-error.json').tests.at(-1)).toEqual({
-      id: 'load-error.test.js', name: 'load error: load-error.test.js', file: 'load-error.test.js', line: 1, status: 'error',
+      id: 'load-error.test.js', name: 'load error: load-error.test.js', file: 'load-error.test.js', line: 1, status: 'error', outside: true,
       message: "Cannot find module './does-not-exist' from 'load-error.test.js'",
     });
   });
@@ -41,7 +41,7 @@ describe('jest --json, recorded', () => {
 describe('jest --json, edge cases', () => {
   it('reads testExecError', () => {
     const r = report([{ name: '/p/a.test.js', status: 'failed', assertionResults: [], testExecError: { message: 'SyntaxError: nope', stack: 'SyntaxError: nope\n    at /p/a.test.js:3:1' } }], { numRuntimeErrorTestSuites: 1 });
-    expect(r.tests).toEqual([{ id: 'a.test.js', name: 'load error: a.test.js', file: 'a.test.js', line: 3, status: 'error', message: 'SyntaxError: nope' }]);
+    expect(r.tests).toEqual([{ id: 'a.test.js', name: 'load error: a.test.js', file: 'a.test.js', line: 3, status: 'error', outside: true, message: 'SyntaxError: nope' }]);
     expect(r.complete).toBe(true);
   });
 

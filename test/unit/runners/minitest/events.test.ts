@@ -73,7 +73,7 @@ describe('minitest events, small inputs', () => {
   it('turns a crash in a test file into a load error of that file, and leaves the run incomplete', () => {
     const crash = '{"event":"error","kind":"crash","file":"/p/test/broken_test.rb","line":5,"message":"NameError: uninitialized constant X"}';
     expect(parse(crash, root)).toEqual({
-      tests: [{ id: 'test/broken_test.rb', name: 'load error: test/broken_test.rb', file: 'test/broken_test.rb', line: 5, status: 'error', message: 'NameError: uninitialized constant X' }],
+      tests: [{ id: 'test/broken_test.rb', name: 'load error: test/broken_test.rb', file: 'test/broken_test.rb', line: 5, status: 'error', outside: true, message: 'NameError: uninitialized constant X' }],
       complete: false,
       warnings: [],
     });

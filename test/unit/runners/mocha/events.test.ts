@@ -60,9 +60,9 @@ describe('parseMochaJsonl on small inputs', () => {
     const hook = (message: string, stack: string) => JSON.stringify({ event: 'error', kind: 'hook', name: 'a "before each" hook for "b"', file: '/p/test/a.spec.js', line: 2, message, stack });
     const report = parseMochaJsonl([START, hook('Error: db down', 'Error: db down\n    at x (/p/lib/db.js:1:1)'), hook('1 == 2', 'AssertionError [ERR_ASSERTION]: 1 == 2\n    at Context.<anonymous> (test/a.spec.js:4:3)'), END].join('\n'), root);
     expect(report.tests).toEqual([
-      { id: 'test/a.spec.js', name: 'a "before each" hook for "b"', file: 'test/a.spec.js', line: 2, status: 'error', message: 'Error: db down', stack: [{ file: 'lib/db.js', line: 1, function: 'x' }] },
+      { id: 'test/a.spec.js', name: 'a "before each" hook for "b"', file: 'test/a.spec.js', line: 2, status: 'error', outside: true, message: 'Error: db down', stack: [{ file: 'lib/db.js', line: 1, function: 'x' }] },
       // mocha shortens its frames to the working directory: a relative path is the project's.
-      { id: 'test/a.spec.js', name: 'a "before each" hook for "b"', file: 'test/a.spec.js', line: 4, status: 'failed', message: '1 == 2', stack: [{ file: 'test/a.spec.js', line: 4, function: 'Context.<anonymous>' }] },
+      { id: 'test/a.spec.js', name: 'a "before each" hook for "b"', file: 'test/a.spec.js', line: 4, status: 'failed', outside: true, message: '1 == 2', stack: [{ file: 'test/a.spec.js', line: 4, function: 'Context.<anonymous>' }] },
     ]);
   });
 
@@ -71,7 +71,7 @@ describe('parseMochaJsonl on small inputs', () => {
     const report = parseMochaJsonl([START, load, '{"event":"run_end","pid":1,"interrupted":true,"warnings":[]}'].join('\n'), root);
     expect([report.tests, report.complete, report.warnings]).toEqual([
       // A syntax error's stack names its place in a header, in no frame: a stack without project frames.
-      [{ id: 'test/b.spec.js', name: 'load error: test/b.spec.js', file: 'test/b.spec.js', line: 7, status: 'error', message: 'SyntaxError: x', stack: [] }], false, [],
+      [{ id: 'test/b.spec.js', name: 'load error: test/b.spec.js', file: 'test/b.spec.js', line: 7, status: 'error', outside: true, message: 'SyntaxError: x', stack: [] }], false, [],
     ]);
   });
 

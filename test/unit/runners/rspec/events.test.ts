@@ -62,14 +62,14 @@ describe('rspec stream events, small inputs', () => {
   it('names a load error by the file rspec could not load, with its line', () => {
     const message = "An error occurred while loading ./spec/b_spec.rb.\nNameError:\n  uninitialized constant X\n# ./spec/b_spec.rb:3:in `<top (required)>'";
     const parsed = parse(start + line({ event: 'error', kind: 'load', message }) + end({ totals: { tests: 1, errors: 1 } }));
-    expect(parsed.tests).toEqual([{ id: 'spec/b_spec.rb', name: 'load error: spec/b_spec.rb', file: 'spec/b_spec.rb', line: 3, status: 'error', message }]);
+    expect(parsed.tests).toEqual([{ id: 'spec/b_spec.rb', name: 'load error: spec/b_spec.rb', file: 'spec/b_spec.rb', line: 3, status: 'error', outside: true, message }]);
     expect([parsed.complete, parsed.warnings]).toEqual([true, []]);
   });
 
   it("keeps the formatter's entry for errors rspec counted but its messages did not name", () => {
     const unattributed = { event: 'error', id: '', name: 'errors outside of examples (unattributed)', message: 'rspec reported 1 error(s)' };
     expect(parse(start + line(unattributed) + end()).tests).toEqual([
-      { id: '', name: 'errors outside of examples (unattributed)', file: null, line: null, status: 'error', message: 'rspec reported 1 error(s)' },
+      { id: '', name: 'errors outside of examples (unattributed)', file: null, line: null, status: 'error', outside: true, message: 'rspec reported 1 error(s)' },
     ]);
   });
 

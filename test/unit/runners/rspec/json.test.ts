@@ -110,7 +110,7 @@ describe('parseRspecJson errors outside examples', () => {
   it('attributes a load error raised in a required file to the spec file being loaded', () => {
     const msg = "\nAn error occurred while loading ./spec/req_spec.rb.\nFailure/Error: Foo::Bar\n\nNameError:\n  uninitialized constant Foo\n\n  Foo::Bar\n  ^^^\n# ./lib/foo.rb:4:in `<top (required)>'\n# ./spec/req_spec.rb:1:in `require_relative'\n# ./spec/req_spec.rb:1:in `<top (required)>'\n";
     expect(parseRspecJson(withErrors([msg], 1), ctx).tests).toEqual([{
-      id: 'spec/req_spec.rb', name: 'load error: spec/req_spec.rb', file: 'spec/req_spec.rb', line: 1, status: 'error', message: msg.trim(),
+      id: 'spec/req_spec.rb', name: 'load error: spec/req_spec.rb', file: 'spec/req_spec.rb', line: 1, status: 'error', outside: true, message: msg.trim(),
     }]);
   });
 
@@ -131,7 +131,7 @@ describe('parseRspecJson errors outside examples', () => {
   it('never drops the reported count: what messages do not explain is one unattributed error', () => {
     const parsed = parseRspecJson(withErrors(['Run options: include {:ids=>{}}'], 2), ctx);
     expect(parsed.tests).toEqual([{
-      id: '', name: 'errors outside of examples (unattributed)', file: null, line: null, status: 'error',
+      id: '', name: 'errors outside of examples (unattributed)', file: null, line: null, status: 'error', outside: true,
       message: 'rspec reported 2 error(s) outside of examples (summary.errors_outside_of_examples_count) but only 0 could be attributed from its messages',
     }]);
   });

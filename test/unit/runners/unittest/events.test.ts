@@ -47,7 +47,7 @@ describe('unittest events, recorded by scripts/record/unittest.sh', () => {
 
   it('makes an import error, a setUpClass error and a name not found error entries with the dotted name that reruns them', () => {
     expect(parse(read('import-error.jsonl')).tests.filter((t) => t.status === 'error')).toEqual([{
-      id: 'test_broken', name: 'load error: test_broken', file: 'tests/test_broken.py', line: 3, status: 'error', message: "ModuleNotFoundError: No module named 'no_such_module'",
+      id: 'test_broken', name: 'load error: test_broken', file: 'tests/test_broken.py', line: 3, status: 'error', outside: true, message: "ModuleNotFoundError: No module named 'no_such_module'",
       stack: [{ file: 'tests/test_broken.py', line: 3, function: '<module>' }],
     }]);
     expect(parse(read('setupclass.jsonl')).tests.filter((t) => t.status !== 'passed').map((t) => [t.id, t.name, t.status, t.file, t.line])).toEqual([
@@ -85,6 +85,6 @@ describe('unittest events, recorded by scripts/record/unittest.sh', () => {
   it('names an error event without a name by its kind and file', () => {
     const line = (r: Record<string, unknown>) => `${JSON.stringify(r)}\n`;
     const report = parse(line({ event: 'run_start', schema: 1, runner: 'unittest', pid: 1 }) + line({ event: 'error', kind: 'load', file: '<root>/t/test_x.py', line: 2, message: 'boom' }) + line({ event: 'run_end', pid: 1 }));
-    expect(report.tests).toEqual([{ id: 't/test_x.py', name: 'load error: t/test_x.py', file: 't/test_x.py', line: 2, status: 'error', message: 'boom' }]);
+    expect(report.tests).toEqual([{ id: 't/test_x.py', name: 'load error: t/test_x.py', file: 't/test_x.py', line: 2, status: 'error', outside: true, message: 'boom' }]);
   });
 });

@@ -52,7 +52,7 @@ describe('parseVitest inline cases', () => {
     const hook = line({ event: 'error', kind: 'hook', name: 'outer > inner', file, line: 4, message: 'TypeError: boom', stack: '    at <root>/src/x.ts:1:1\n    at <root>/test/a.test.ts:6:3' });
     expect(parseVitest(start + line({ event: 'file_start', file }) + hook + line({ event: 'file_end', file }) + end(), ctx)).toEqual({
       // -t cannot select a suite: a rerun runs the file, as for a load error.
-      tests: [{ id: 'test/a.test.ts', name: 'outer > inner', file: 'test/a.test.ts', line: 6, status: 'error', message: 'TypeError: boom', stack: [{ file: 'src/x.ts', line: 1, function: null }, { file: 'test/a.test.ts', line: 6, function: null }] }],
+      tests: [{ id: 'test/a.test.ts', name: 'outer > inner', file: 'test/a.test.ts', line: 6, status: 'error', outside: true, message: 'TypeError: boom', stack: [{ file: 'src/x.ts', line: 1, function: null }, { file: 'test/a.test.ts', line: 6, function: null }] }],
       complete: true,
       warnings: [],
     });
@@ -62,7 +62,7 @@ describe('parseVitest inline cases', () => {
     const stack = '    at <root>/node_modules/vitest/x.js:1:1\n    at <root>/src/y.ts:9:2';
     const parsed = parseVitest(start + line({ event: 'error', id: 'unhandled error', name: 'unhandled error', message: 'Error: late', stack }) + end(), ctx);
     // The stack keeps the project's frames only: node_modules is left out.
-    expect(parsed.tests).toEqual([{ id: 'unhandled error', name: 'unhandled error', file: 'src/y.ts', line: 9, status: 'error', message: 'Error: late', stack: [{ file: 'src/y.ts', line: 9, function: null }] }]);
+    expect(parsed.tests).toEqual([{ id: 'unhandled error', name: 'unhandled error', file: 'src/y.ts', line: 9, status: 'error', outside: true, message: 'Error: late', stack: [{ file: 'src/y.ts', line: 9, function: null }] }]);
   });
 
   it('is incomplete when vitest says the run was interrupted', () => {
