@@ -10,7 +10,7 @@ import { operandFiles } from './locations.js';
 import type { RunStatus } from '../model/results.js';
 import { exitCodeOf } from '../model/exit-codes.js';
 import { capFailures } from './failures.js';
-import { maxFailures } from './build-report.js';
+import { maxFailures, withFlaky } from './build-report.js';
 import { projectsWithIds, type IdRecords } from './ids.js';
 import { asCommand, nextArgv } from './suggest.js';
 import { sumReruns, sumSummaries, unique } from './sum-reports.js';
@@ -82,9 +82,10 @@ export function mergeReports(request: RunRequest, reports: readonly RunReport[],
     started_at: reports[0]?.started_at ?? null,
     finished_at: reports.at(-1)?.finished_at ?? null,
     summary: sumSummaries(reports.map((r) => r.summary)),
-    // Each project's list is capped already; together they are capped once more.
-    ...capFailures(reports.flatMap((r) => r.failed_tests.map((t) => ({ ...t, file: prefix(r, t.file) }))), maxFailures(request),
-      reports.reduce((sum, r) => sum + (r.truncated?.failed_tests ?? 0), 0)),
+    // Each project's lists are capped already; together they are capped once more.
+    ...withFlaky(capFailures(reports.flatMap((r) => r.failed_tests.map((t) => ({ ...t, file: prefix(r, t.file) }))), maxFailures(request), left(reports, 'failed_tests')),
+      reports.some((r) => r.flaky_tests !== undefined) ? reports.flatMap((r) => (r.flaky_tests ?? []).map((t) => ({ ...t, file: prefix(r, t.file) }))) : null,
+      maxFailures(request), left(reports, 'flaky_tests')),
     rerun: sumReruns(reports),
     artifact: null,
     failures_file: null,
@@ -96,6 +97,9 @@ export function mergeReports(request: RunRequest, reports: readonly RunReport[],
     ...mergeUnitDurations(request.cwd, reports),
   };
 }
+
+/** How many entries of a list the reports left out (their `truncated`). */
+const left = (reports: readonly RunReport[], list: 'failed_tests' | 'flaky_tests'): number => reports.reduce((sum, r) => sum + (r.truncated?.[list] ?? 0), 0);
 
 /** The tests each project that timed out was running, files relative to `cwd`; null
  * when a project's report could not tell. Absent when none timed out. */

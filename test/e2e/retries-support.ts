@@ -94,18 +94,19 @@ export const describeRetries = (cases: readonly RetriesCase[]): void => describe
   });
 
   it('without the always-failing test: passed, exit 0, a warning naming the flaky test; --flaky-fails makes it failed, exit 1', async () => {
-    const [plain, strict] = await Promise.all([false, true].map(async (flakyFails) => {
+    const run = async (flakyFails: boolean) => {
       const dir = await flakyProject(c);
       return runJson(['--cwd', dir, '--retries', '2', ...(flakyFails ? ['--flaky-fails'] : []), c.flakyFile], { env: c.env });
-    }));
+    };
+    const [plain, strict] = await Promise.all([run(false), run(true)]);
     for (const { report } of [plain, strict]) {
       expect(report.summary).toEqual({ run: 2, passed: 1, failures: 0, errors: 0, skips: 0, flaky: 1 });
       expect(flakyOf(report)).toEqual([[flakyName, flakyFile, flakyLine, ['failed', 'passed']]]);
       expect([report.failed_tests, retryRuns(report)]).toEqual([[], [[2, 1, 'passed']]]);
     }
-    expect([plain?.exitCode, plain?.report.status, plain?.report.retries?.flaky_fails]).toEqual([0, 'passed', false]);
-    expect(plain?.report.warnings).toEqual([`${flakyWarning(flakyName)}; the run passes (--flaky-fails would fail it)`]);
-    expect([strict?.exitCode, strict?.report.status, strict?.report.retries?.flaky_fails]).toEqual([1, 'failed', true]);
-    expect(strict?.report.warnings).toEqual([`${flakyWarning(flakyName)}; --flaky-fails: a flaky test fails the run`]);
+    expect([plain.exitCode, plain.report.status, plain.report.retries?.flaky_fails]).toEqual([0, 'passed', false]);
+    expect(plain.report.warnings).toEqual([`${flakyWarning(flakyName)}; the run passes (--flaky-fails would fail it)`]);
+    expect([strict.exitCode, strict.report.status, strict.report.retries?.flaky_fails]).toEqual([1, 'failed', true]);
+    expect(strict.report.warnings).toEqual([`${flakyWarning(flakyName)}; --flaky-fails: a flaky test fails the run`]);
   });
 });
