@@ -1,5 +1,5 @@
 import { SCHEMA_VERSION, type ReportedTest, type RunReport, type ShardInfo } from '../model/report.js';
-import type { Outcome, RunStatus } from '../model/results.js';
+import type { Attempt, Outcome, RunStatus } from '../model/results.js';
 
 /** One report file given to `run-tests merge`: its text, or why it could not be read. */
 export type MergeInput = { readonly path: string; readonly text: string } | { readonly path: string; readonly unreadable: string };
@@ -22,6 +22,7 @@ export interface MergedTest {
   readonly durationMs?: number | undefined;
   readonly suite?: string | undefined;
   readonly message?: string | undefined;
+  readonly attempts?: readonly Attempt[] | undefined;
 }
 
 /** A file that cannot take part, and why, in words that name it. */
@@ -82,6 +83,7 @@ function mergedTests(tests: readonly ReportedTest[]): MergedTest[] {
     durationMs: t.duration_ms ?? undefined,
     suite: t.suite,
     message: t.status === 'failed' || t.status === 'error' ? t.message ?? '' : t.message,
+    attempts: t.attempts,
   }));
 }
 

@@ -3,8 +3,9 @@ import type { RunStatus } from '../model/results.js';
 import { DEFAULT_MAX_FAILURES } from '../model/request.js';
 import { exitCodeOf } from '../model/exit-codes.js';
 import { capFailures } from './failures.js';
+import { withFlaky } from './build-report.js';
 import { checkParts } from './merge-checks.js';
-import { sumReruns, sumSummaries, unique } from './sum-reports.js';
+import { sumReruns, sumSummaries, unique, sumFlaky, sumRetries } from './sum-reports.js';
 import { readShardReport, type MergedTest, type MergeInput, type Refused, type ShardPart } from './merge-read.js';
 
 export type { MergeInput } from './merge-read.js';
@@ -57,7 +58,9 @@ function combine(parts: readonly ShardPart[], maxFailures: number | null, option
     finished_at: latest(reports.map((r) => r.finished_at)),
     summary,
     // Each shard's list is capped by its own --max-failures already; together once more.
-    ...capFailures(reports.flatMap((r) => r.failed_tests), maxFailures, reports.reduce((sum, r) => sum + (r.truncated?.failed_tests ?? 0), 0)),
+    ...withFlaky(capFailures(reports.flatMap((r) => r.failed_tests), maxFailures, reports.reduce((sum, r) => sum + (r.truncated?.failed_tests ?? 0), 0)),
+      sumFlaky(reports), maxFailures, reports.reduce((sum, r) => sum + (r.truncated?.flaky_tests ?? 0), 0)),
+    ...sumRetries(reports),
     rerun: sumReruns(reports),
     warnings: [...revisionWarning(parts), ...reports.flatMap(shardWarnings)],
     ...(packages.length > 0 ? { packages } : {}),

@@ -10,10 +10,10 @@ import { operandFiles } from './locations.js';
 import type { RunStatus } from '../model/results.js';
 import { exitCodeOf } from '../model/exit-codes.js';
 import { capFailures } from './failures.js';
-import { maxFailures } from './build-report.js';
+import { maxFailures, withFlaky } from './build-report.js';
 import { projectsWithIds, type IdRecords } from './ids.js';
 import { asCommand, nextArgv } from './suggest.js';
-import { sumReruns, sumSummaries, unique } from './sum-reports.js';
+import { sumFlaky, sumReruns, sumRetries, sumSummaries, unique } from './sum-reports.js';
 import { usageError } from '../model/errors.js';
 import { mergeUnitDurations } from './shard/report-fields.js';
 import { checkInsideTree, readChange } from './change/git-change.js';
@@ -83,8 +83,10 @@ export function mergeReports(request: RunRequest, reports: readonly RunReport[],
     finished_at: reports.at(-1)?.finished_at ?? null,
     summary: sumSummaries(reports.map((r) => r.summary)),
     // Each project's list is capped already; together they are capped once more.
-    ...capFailures(reports.flatMap((r) => r.failed_tests.map((t) => ({ ...t, file: prefix(r, t.file) }))), maxFailures(request),
-      reports.reduce((sum, r) => sum + (r.truncated?.failed_tests ?? 0), 0)),
+    ...withFlaky(capFailures(reports.flatMap((r) => r.failed_tests.map((t) => ({ ...t, file: prefix(r, t.file) }))), maxFailures(request),
+      reports.reduce((sum, r) => sum + (r.truncated?.failed_tests ?? 0), 0)), sumFlaky(reports, prefix), maxFailures(request),
+    reports.reduce((sum, r) => sum + (r.truncated?.flaky_tests ?? 0), 0)),
+    ...sumRetries(reports),
     rerun: sumReruns(reports),
     artifact: null,
     failures_file: null,

@@ -1,4 +1,4 @@
-import type { FailedTestRecord, FlakyTestRecord, Outcome, PackageResult, RunningTest, RunStatus, Summary } from './results.js';
+import type { Attempt, FailedTestRecord, FlakyTestRecord, Outcome, PackageResult, RunningTest, RunStatus, Summary } from './results.js';
 
 export const SCHEMA_VERSION = 1;
 
@@ -40,7 +40,7 @@ export interface RunReport {
   readonly failed_tests: readonly ReportedFailure[];
   /** How many entries the lists above leave out (failed_tests beyond --max-failures).
    * Absent when nothing was left out. */
-  readonly truncated?: { readonly failed_tests: number; readonly flaky_tests?: number };
+  readonly truncated?: { readonly failed_tests?: number; readonly flaky_tests?: number };
   /** With --retries: the tests that failed and then passed on a retry, each with every
    * attempt (the first --max-failures). Absent without --retries. */
   readonly flaky_tests?: readonly FlakyTestRecord[];
@@ -147,6 +147,8 @@ export interface ReportedTest {
   readonly suite?: string;
   /** A failed test's message, bounded as failed_tests' are. */
   readonly message?: string;
+  /** With --retries, a test that failed at first: every attempt (TestBase.attempts). */
+  readonly attempts?: readonly Attempt[];
 }
 
 /** One shard report a merged report combines. */

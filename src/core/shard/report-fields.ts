@@ -48,6 +48,7 @@ export function reportedTests(tests: readonly TestResult[], log: string): Report
     duration_ms: test.durationMs ?? null,
     ...(test.suite === undefined ? {} : { suite: test.suite }),
     ...(isFailure(test) ? { message: record(test).message } : {}),
+    ...(test.attempts === undefined ? {} : { attempts: test.attempts }),
   }));
 }
 
