@@ -95,7 +95,7 @@ export function withFlaky(failures: ReturnType<typeof capFailures<ReportedFailur
   const shown = max === null ? flaky : flaky.slice(0, max);
   const left = dropped + flaky.length - shown.length;
   if (left === 0) return { ...failures, flaky_tests: shown };
-  return { ...failures, flaky_tests: shown, truncated: { failed_tests: failures.truncated?.failed_tests ?? 0, flaky_tests: left } };
+  return { ...failures, flaky_tests: shown, truncated: { ...failures.truncated, flaky_tests: left } };
 }
 
 /** --max-failures, or its default when the request does not say. */

@@ -22,7 +22,6 @@ export interface MergedTest {
   readonly durationMs?: number | undefined;
   readonly suite?: string | undefined;
   readonly message?: string | undefined;
-  /** With --retries: the test's attempts, for JUnit's rerun elements. */
   readonly attempts?: readonly Attempt[] | undefined;
 }
 

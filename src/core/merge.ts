@@ -2,10 +2,10 @@ import { SCHEMA_VERSION, type MergePart, type RunReport } from '../model/report.
 import type { RunStatus } from '../model/results.js';
 import { DEFAULT_MAX_FAILURES } from '../model/request.js';
 import { exitCodeOf } from '../model/exit-codes.js';
-import { withFlaky } from './build-report.js';
 import { capFailures } from './failures.js';
+import { withFlaky } from './build-report.js';
 import { checkParts } from './merge-checks.js';
-import { sumReruns, sumSummaries, unique } from './sum-reports.js';
+import { sumReruns, sumSummaries, unique, sumFlaky, sumRetries } from './sum-reports.js';
 import { readShardReport, type MergedTest, type MergeInput, type Refused, type ShardPart } from './merge-read.js';
 
 export type { MergeInput } from './merge-read.js';
@@ -57,7 +57,10 @@ function combine(parts: readonly ShardPart[], maxFailures: number | null, option
     started_at: earliest(reports.map((r) => r.started_at)),
     finished_at: latest(reports.map((r) => r.finished_at)),
     summary,
-    ...mergedFailures(reports, maxFailures),
+    // Each shard's list is capped by its own --max-failures already; together once more.
+    ...withFlaky(capFailures(reports.flatMap((r) => r.failed_tests), maxFailures, reports.reduce((sum, r) => sum + (r.truncated?.failed_tests ?? 0), 0)),
+      sumFlaky(reports), maxFailures, reports.reduce((sum, r) => sum + (r.truncated?.flaky_tests ?? 0), 0)),
+    ...sumRetries(reports),
     rerun: sumReruns(reports),
     warnings: [...revisionWarning(parts), ...reports.flatMap(shardWarnings)],
     ...(packages.length > 0 ? { packages } : {}),
@@ -65,16 +68,6 @@ function combine(parts: readonly ShardPart[], maxFailures: number | null, option
     ...(drift.length > 0 ? { drift: drift.some((r) => r.drift === true) } : {}),
     ...unitDurations(reports),
   };
-}
-
-/** The shards' failures and, where any shard ran with --retries, their flaky tests: each
- * shard's lists are capped by its own --max-failures already; together once more, those
- * any shard left out counted. */
-function mergedFailures(reports: readonly RunReport[], maxFailures: number | null): Pick<RunReport, 'failed_tests' | 'truncated' | 'flaky_tests'> {
-  const left = (key: 'failed_tests' | 'flaky_tests'): number => reports.reduce((sum, r) => sum + (r.truncated?.[key] ?? 0), 0);
-  const failures = capFailures(reports.flatMap((r) => r.failed_tests), maxFailures, left('failed_tests'));
-  const flaky = reports.some((r) => r.flaky_tests !== undefined) ? reports.flatMap((r) => r.flaky_tests ?? []) : null;
-  return withFlaky(failures, flaky, maxFailures, left('flaky_tests'));
 }
 
 /** A shard's warnings, each saying which shard's it is (`shard 2/4: …`) unless it does. */

@@ -13,7 +13,7 @@ import { capFailures } from './failures.js';
 import { maxFailures, withFlaky } from './build-report.js';
 import { projectsWithIds, type IdRecords } from './ids.js';
 import { asCommand, nextArgv } from './suggest.js';
-import { sumReruns, sumSummaries, unique } from './sum-reports.js';
+import { sumFlaky, sumReruns, sumRetries, sumSummaries, unique } from './sum-reports.js';
 import { usageError } from '../model/errors.js';
 import { mergeUnitDurations } from './shard/report-fields.js';
 import { checkInsideTree, readChange } from './change/git-change.js';
@@ -82,10 +82,11 @@ export function mergeReports(request: RunRequest, reports: readonly RunReport[],
     started_at: reports[0]?.started_at ?? null,
     finished_at: reports.at(-1)?.finished_at ?? null,
     summary: sumSummaries(reports.map((r) => r.summary)),
-    // Each project's lists are capped already; together they are capped once more.
-    ...withFlaky(capFailures(reports.flatMap((r) => r.failed_tests.map((t) => ({ ...t, file: prefix(r, t.file) }))), maxFailures(request), left(reports, 'failed_tests')),
-      reports.some((r) => r.flaky_tests !== undefined) ? reports.flatMap((r) => (r.flaky_tests ?? []).map((t) => ({ ...t, file: prefix(r, t.file) }))) : null,
-      maxFailures(request), left(reports, 'flaky_tests')),
+    // Each project's list is capped already; together they are capped once more.
+    ...withFlaky(capFailures(reports.flatMap((r) => r.failed_tests.map((t) => ({ ...t, file: prefix(r, t.file) }))), maxFailures(request),
+      reports.reduce((sum, r) => sum + (r.truncated?.failed_tests ?? 0), 0)), sumFlaky(reports, prefix), maxFailures(request),
+    reports.reduce((sum, r) => sum + (r.truncated?.flaky_tests ?? 0), 0)),
+    ...sumRetries(reports),
     rerun: sumReruns(reports),
     artifact: null,
     failures_file: null,
@@ -97,9 +98,6 @@ export function mergeReports(request: RunRequest, reports: readonly RunReport[],
     ...mergeUnitDurations(request.cwd, reports),
   };
 }
-
-/** How many entries of a list the reports left out (their `truncated`). */
-const left = (reports: readonly RunReport[], list: 'failed_tests' | 'flaky_tests'): number => reports.reduce((sum, r) => sum + (r.truncated?.[list] ?? 0), 0);
 
 /** The tests each project that timed out was running, files relative to `cwd`; null
  * when a project's report could not tell. Absent when none timed out. */

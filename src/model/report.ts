@@ -40,7 +40,7 @@ export interface RunReport {
   readonly failed_tests: readonly ReportedFailure[];
   /** How many entries the lists above leave out (failed_tests beyond --max-failures).
    * Absent when nothing was left out. */
-  readonly truncated?: { readonly failed_tests: number; readonly flaky_tests?: number };
+  readonly truncated?: { readonly failed_tests?: number; readonly flaky_tests?: number };
   /** With --retries: the tests that failed and then passed on a retry, each with every
    * attempt (the first --max-failures). Absent without --retries. */
   readonly flaky_tests?: readonly FlakyTestRecord[];
@@ -147,8 +147,7 @@ export interface ReportedTest {
   readonly suite?: string;
   /** A failed test's message, bounded as failed_tests' are. */
   readonly message?: string;
-  /** With --retries, a test retried (flaky, or failed every attempt): each attempt, so a
-   * merge's JUnit shows them as the shard's own does. */
+  /** With --retries, a test that failed at first: every attempt (TestBase.attempts). */
   readonly attempts?: readonly Attempt[];
 }
 

@@ -49,7 +49,7 @@ suite('run-tests mcp', () => {
       const { tools } = await client.listTools();
       expect(tools.map((t) => t.name).sort()).toEqual(['detect', 'get_log', 'get_result', 'list_runs', 'plan_tests', 'run_tests']);
       const runTests = tools.find((t) => t.name === 'run_tests');
-      expect(Object.keys(runTests?.inputSchema.properties ?? {}).sort()).toEqual(['changed', 'cwd', 'failed_only', 'files', 'ids', 'name', 'timeout']);
+      expect(Object.keys(runTests?.inputSchema.properties ?? {}).sort()).toEqual(['changed', 'cwd', 'failed_only', 'files', 'flaky_fails', 'ids', 'name', 'retries', 'timeout']);
       expect(runTests?.inputSchema).toMatchObject({ additionalProperties: false });
 
       const report = structured(await call(client, 'run_tests', { cwd: dir })) as unknown as RunReport;

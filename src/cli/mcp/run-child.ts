@@ -5,7 +5,7 @@ import { selectProjects } from '../../detect/roots.js';
 import type { RunReport } from '../../model/report.js';
 import { ARTIFACTS_DIR } from '../../store/artifacts.js';
 import { readRun, runIds, type RunInfo } from '../../store/runs.js';
-import { parseName, parseSeconds, resolveCwd, resolveFiles } from '../options.js';
+import { parseName, parseSeconds, resolveCwd, resolveFiles, retriesRequest } from '../options.js';
 import { packageRoot } from '../package-root.js';
 
 /** What the `run_tests` tool takes: a subset of the CLI's options, by the CLI's names. */
@@ -18,6 +18,8 @@ export interface RunInput {
   readonly timeout?: number | undefined;
   /** true: the working tree against HEAD; a ref: since its merge base. */
   readonly changed?: true | string | undefined;
+  readonly retries?: number | undefined;
+  readonly flaky_fails?: boolean | undefined;
 }
 
 export type RunOutcome =
@@ -36,6 +38,7 @@ export function runArgv(input: RunInput): { argv: string[]; cwd: string; files: 
   const cwd = resolveCwd(input.cwd);
   const files = resolveFiles(cwd, input.files ?? [], undefined);
   parseName(input.name);
+  retriesRequest({ retries: String(input.retries ?? 0), flakyFails: input.flaky_fails }, false);
   const timeout = input.timeout === undefined ? null : String(input.timeout);
   if (timeout !== null) parseSeconds('timeout', timeout, { allowZero: false });
   const argv = [
@@ -44,6 +47,8 @@ export function runArgv(input: RunInput): { argv: string[]; cwd: string; files: 
     ...(input.name === undefined ? [] : [`--name=${input.name}`]),
     ...(input.failed_only === true ? ['--failed-only'] : []),
     ...(timeout === null ? [] : [`--timeout=${timeout}`]),
+    ...(input.retries === undefined ? [] : [`--retries=${input.retries}`]),
+    ...(input.flaky_fails === true ? ['--flaky-fails'] : []),
     ...(input.ids ?? []).map((id) => `--id=${id}`),
     ...files,
     // Last: a bare --changed would take a path after it for its ref.

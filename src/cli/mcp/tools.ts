@@ -7,7 +7,7 @@ import { RUNNER_IDS } from '../../runners/ids.js';
 import { ARTIFACTS_DIR } from '../../store/artifacts.js';
 import { RUN_LOG, runDir, runIds } from '../../store/runs.js';
 import { describeDetection } from '../detect-command.js';
-import { resolveCwd, resolveFiles } from '../options.js';
+import { MAX_RETRIES, resolveCwd, resolveFiles } from '../options.js';
 import { planProjects } from '../plan-command.js';
 import { runListings, storedReport } from '../runs-command.js';
 import { fit, type Bounded } from './bounded.js';
@@ -28,6 +28,8 @@ export const SCHEMAS = {
     timeout: z.number().positive().max(2147483.647).optional().describe('seconds before the run is killed (default 300)'),
     changed: z.union([z.literal(true), z.string().min(1).max(256)]).optional()
       .describe('run only what the change needs: true for the working tree against HEAD, or a git ref to measure from its merge base (see plan_tests)'),
+    retries: z.number().int().min(0).max(MAX_RETRIES).optional().describe('run each failing test again up to this many times; one that then passes is flaky (flaky_tests), not passed'),
+    flaky_fails: z.boolean().optional().describe('with retries: a flaky test fails the run'),
   }),
   plan_tests: z.strictObject({
     cwd,
@@ -58,7 +60,7 @@ export const DESCRIPTIONS: Record<keyof typeof SCHEMAS, string> = {
 /** The report, with failed tests and warnings dropped from the end when it is too large. */
 export function boundedReport(report: RunReport, limit: number): Bounded {
   const full = report.artifact === null ? null : path.join(path.dirname(report.artifact), 'report.json');
-  return fit(report as unknown as Record<string, unknown>, limit, ['failed_tests', 'projects', 'warnings'], full);
+  return fit(report as unknown as Record<string, unknown>, limit, ['flaky_tests', 'failed_tests', 'projects', 'warnings'], full);
 }
 
 export async function getResult(input: z.infer<typeof SCHEMAS.get_result>, limit: number): Promise<Bounded> {

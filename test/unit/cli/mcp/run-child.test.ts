@@ -16,6 +16,7 @@ describe('runArgv', () => {
     expect(argv).toEqual(['--json', `--cwd=${cwd}`, '--name=-x', '--failed-only', '--timeout=1.5', '--id=a b', '--id=--json',
       path.join(cwd, 'test/--help.js'), path.join(cwd, 'parse')]);
     expect(runArgv({ cwd }).argv).toEqual(['--json', `--cwd=${cwd}`]);
+    expect(runArgv({ cwd, retries: 2, flaky_fails: true }).argv).toEqual(['--json', `--cwd=${cwd}`, '--retries=2', '--flaky-fails']);
   });
 
   it('refuses what the CLI refuses, with its messages', () => {
@@ -25,5 +26,7 @@ describe('runArgv', () => {
     expect(usage(() => runArgv({ cwd, name: 'x'.repeat(201) }))).toBe('--name is longer than 200 bytes');
     expect(usage(() => runArgv({ cwd, timeout: 1e-7 }))).toMatch(/^timeout must be a positive number of seconds, got "1e-7"/);
     expect(usage(() => runArgv({ cwd: path.join(cwd, 'missing') }))).toMatch(/is not a directory$/);
+    expect(usage(() => runArgv({ cwd, flaky_fails: true }))).toBe('--flaky-fails needs --retries <n>: without retries no test can turn out flaky');
+    expect(usage(() => runArgv({ cwd, retries: 21 }))).toBe('--retries must be a whole number from 0 to 20, got 21');
   });
 });
