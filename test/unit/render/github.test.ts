@@ -188,7 +188,7 @@ describe('flaky tests (--retries)', () => {
     const hostile = flaky(3, { test_name: '<script>x</script> | y', attempts: [{ status: 'failed', duration_ms: 1, message: '\n  `a` <b>\nmore' }, { status: 'passed', duration_ms: 1, message: null }] });
     const text = renderStepSummary(report({ ...green, flaky_tests: [flaky(1), hostile], next: null }), ctx);
     expect(text.split('\n').slice(3)).toEqual([
-      '1 passed, 0 failed, 0 errors, 0 skipped in 1.50s · exit code 0',
+      '1 passed, 0 failed, 0 errors, 0 skipped, 1 flaky in 1.50s · exit code 0',
       '',
       '### Flaky (2): failed, then passed on a retry',
       '',
