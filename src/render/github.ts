@@ -46,6 +46,12 @@ export function runnerAnnotation(line: string, ctx: GithubContext): string | nul
 
 export const annotationKey = (absoluteFile: string, line: number): string => `${absoluteFile}:${line}`;
 
+/** Where the report's flaky tests are, as keys of annotationKey(): a runner's own
+ * `::error` there is of a test that passed in the end. */
+export function flakyPlaces(report: RunReport): ReadonlySet<string> {
+  return new Set((report.flaky_tests ?? []).flatMap((t) => (t.file === null || t.line === null ? [] : [annotationKey(path.resolve(report.project_root, t.file), t.line)])));
+}
+
 const unescapeProperty = (s: string): string =>
   s.replace(/%0D/g, '\r').replace(/%0A/g, '\n').replace(/%3A/g, ':').replace(/%2C/g, ',').replace(/%25/g, '%');
 

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { RunReport } from '../../src/model/report.js';
 import { surefireErrors } from '../support/surefire-schema.js';
-import { failures, hasTools, REPO, runJson, validateReport } from './helpers.js';
+import { failures, hasTools, REPO, runCli, runJson, validateReport } from './helpers.js';
 import { flakyOf, flakyProject, flakyRuns, flakyWarning, junitChildren, retryRuns } from './retries-support.js';
 
 const JEST = { runner: 'jest', nodeModules: true } as const;
@@ -119,6 +119,34 @@ describe('MCP run_tests with retries', () => {
       expect([report.retries?.max, retryRuns(report)]).toEqual([2, [[2, 2, 'failed'], [3, 1, 'failed']]]);
     } finally {
       await client.close();
+    }
+  });
+});
+
+describe('--retries under GitHub Actions', () => {
+  it("vitest: its own ::error of the flaky test's first attempt is dropped, its repeated ones of the failure given once; ours warn of the flaky test", async () => {
+    const dir = await flakyProject({ runner: 'vitest', nodeModules: true });
+    const summary = path.join(os.tmpdir(), `${path.basename(dir)}-summary.md`);
+    await fs.writeFile(summary, '');
+    try {
+      const { exitCode, stdout } = await runCli(['--cwd', dir, '--retries', '2'], { env: { GITHUB_ACTIONS: 'true', GITHUB_WORKSPACE: dir, GITHUB_STEP_SUMMARY: summary } });
+      expect(exitCode).toBe(1);
+      // Each command as [name, file, title]: vitest's paths are absolute, ours relative to the workspace.
+      const commands = stdout.split('\n').filter((l) => l.startsWith('::')).map((l) => {
+        const [, name = '', props = ''] = /^::(\w+) ?([^:]*)::/.exec(l) ?? [];
+        const prop = (key: string) => new RegExp(`(?:^|,)${key}=([^,]*)`).exec(props)?.[1] ?? null;
+        return [name, prop('file'), prop('title')];
+      });
+      expect(commands).toEqual([
+        ['error', `${dir}/test/fails.test.ts`, 'test/fails.test.ts > always fails'],
+        ['warning', 'test/flaky.test.ts', 'flaky%3A fails on its first run only (failed%2C passed)'],
+        ['warning', null, 'run-tests'],
+      ]);
+      const markdown = await fs.readFile(summary, 'utf8');
+      expect(markdown).toContain('### Flaky (1): failed, then passed on a retry');
+      expect(markdown).toContain('| fails on its first run only | failed, passed | test/flaky.test.ts:17 | expected 0 to be greater than 0 |');
+    } finally {
+      await fs.remove(summary);
     }
   });
 });
