@@ -2,10 +2,13 @@ import fs from 'node:fs';
 import { Writable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import type { RunReport } from '../model/report.js';
-import { githubContext, renderAnnotations, renderStepSummary, runnerAnnotation } from '../render/github.js';
+import { flakyPlaces, githubContext, renderAnnotations, renderStepSummary, runnerAnnotation } from '../render/github.js';
 
 /** A workflow command longer than this is not held whole; it is dropped. */
 const MAX_COMMAND_CHARS = 1024 * 1024;
+/** At most this many of the runner's `::error` lines are held for the end of the run
+ * (GitHub shows 10 error annotations of a step anyway); more are passed on as they come. */
+const MAX_HELD = 1000;
 /** What is kept of a partial line that is not to be passed on. */
 const NOT_A_COMMAND = '\u0000';
 
@@ -17,7 +20,9 @@ export interface GithubActions {
   /** Where workflow commands go: stdout, or stderr under --json. */
   readonly out: NodeJS.WritableStream;
   /** A tee for the runner's output that passes on its lines starting with `::` (vitest's
-   * annotations), which would otherwise stay in the log; with --stream, all of it to stderr. */
+   * annotations), which would otherwise stay in the log; with --stream, all of it to stderr.
+   * Its `::error` lines are held until the run ends: a test that fails and then passes on
+   * a retry is flaky, never an error, and a retry repeats the same lines. */
   tee(stream: boolean): Writable;
   /** The annotations of a finished run, and its summary appended to $GITHUB_STEP_SUMMARY. */
   finish(report: RunReport): Promise<void>;
@@ -28,15 +33,19 @@ export function githubActions(env: NodeJS.ProcessEnv, json: boolean): GithubActi
   const out = json ? process.stderr : process.stdout;
   const ctx = githubContext(env);
   const annotated = new Set<string>();
+  const held = new Set<string>();
   const seen = (line: string): void => {
     const key = runnerAnnotation(line, ctx);
     if (key !== null) annotated.add(key);
   };
   return {
     out,
-    tee: (stream) => (stream ? commandLines(process.stderr, seen, true) : commandLines(out, seen)),
+    tee: (stream) => (stream ? commandLines(process.stderr, seen, true) : commandLines(out, seen, false, held)),
     finish: async (report) => {
-      await write(out, renderAnnotations(report, ctx, annotated));
+      // The runner's annotations of tests that turned out flaky go: ours warn of them.
+      const flaky = flakyPlaces(report);
+      const kept = [...held].filter((line) => !flaky.has(runnerAnnotation(line, ctx) ?? ''));
+      await write(out, kept.map((line) => `${line}\n`).join('') + renderAnnotations(report, ctx, annotated));
       const summary = env['GITHUB_STEP_SUMMARY'];
       if (summary) appendStepSummary(summary, renderStepSummary(report, ctx));
     },
@@ -44,10 +53,16 @@ export function githubActions(env: NodeJS.ProcessEnv, json: boolean): GithubActi
 }
 
 /** The lines of a byte stream that start with `::`, written to `out` as they complete
- * and each shown to `seen`; with `all`, every byte is written as it comes. */
-export function commandLines(out: NodeJS.WritableStream, seen: (line: string) => void = () => undefined, all = false): Writable {
+ * and each shown to `seen`; with `all`, every byte is written as it comes. With `held`,
+ * `::error` lines are put there (once each, up to MAX_HELD) rather than written. */
+export function commandLines(out: NodeJS.WritableStream, seen: (line: string) => void = () => undefined, all = false, held: Set<string> | null = null): Writable {
   const decoder = new StringDecoder('utf8');
   let partial = '';
+  const hold = (line: string): boolean => {
+    if (held === null || !line.startsWith('::error') || (!held.has(line) && held.size >= MAX_HELD)) return false;
+    held.add(line);
+    return true;
+  };
   return new Writable({
     write(chunk: Buffer, _encoding, done) {
       const lines = (partial + decoder.write(chunk)).split('\n');
@@ -56,7 +71,7 @@ export function commandLines(out: NodeJS.WritableStream, seen: (line: string) =>
       if ((partial.length > 2 && !partial.startsWith('::')) || partial.length > MAX_COMMAND_CHARS) partial = NOT_A_COMMAND;
       const commands = lines.filter((line) => line.startsWith('::')).map((line) => line.replace(/\r$/, ''));
       commands.forEach(seen);
-      const text = all ? chunk : commands.map((line) => `${line}\n`).join('');
+      const text = all ? chunk : commands.filter((line) => !hold(line)).map((line) => `${line}\n`).join('');
       if (text.length === 0 || out.write(text)) done();
       else out.once('drain', () => done());
     },

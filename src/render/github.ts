@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import type { RunReport } from '../model/report.js';
-import type { FailedTestRecord } from '../model/results.js';
+import type { Attempt, FailedTestRecord, FlakyTestRecord } from '../model/results.js';
 import { allFailuresIn, summaryLine } from './human.js';
 
 /** What the GitHub Actions job says about where it runs (its environment variables). */
@@ -46,14 +46,22 @@ export function runnerAnnotation(line: string, ctx: GithubContext): string | nul
 
 export const annotationKey = (absoluteFile: string, line: number): string => `${absoluteFile}:${line}`;
 
+/** Where the report's flaky tests are, as keys of annotationKey(): a runner's own
+ * `::error` there is of a test that passed in the end. */
+export function flakyPlaces(report: RunReport): ReadonlySet<string> {
+  return new Set((report.flaky_tests ?? []).flatMap((t) => (t.file === null || t.line === null ? [] : [annotationKey(path.resolve(report.project_root, t.file), t.line)])));
+}
+
 const unescapeProperty = (s: string): string =>
   s.replace(/%0D/g, '\r').replace(/%0A/g, '\n').replace(/%3A/g, ':').replace(/%2C/g, ',').replace(/%25/g, '%');
 
 /** The lines GitHub turns into annotations: one `::error` per failure the report lists
  * (bounded by --max-failures: those it left out, `truncated`, are counted), one
- * `::warning` per warning, and an `::error` for a run that failed without a failed test
- * (a harness error, a timeout, no tests) so that the job never fails unexplained. A
- * failure the runner annotated itself at the same line (`annotated`) is not annotated twice. */
+ * `::warning` per flaky test (--retries: it failed, then passed; never an error, which
+ * would fail the eye where the run did not) and per warning, and an `::error` for a run
+ * that failed without a failed test (a harness error, a timeout, no tests) so that the
+ * job never fails unexplained. A failure the runner annotated itself at the same line
+ * (`annotated`) is not annotated twice. */
 export function renderAnnotations(report: RunReport, ctx: GithubContext, annotated: ReadonlySet<string> = new Set()): string {
   const failed = report.failed_tests;
   const more = report.truncated?.failed_tests ?? 0;
@@ -61,19 +69,54 @@ export function renderAnnotations(report: RunReport, ctx: GithubContext, annotat
   const lines = failed.filter(own).map((t) => workflowCommand('error', {
     file: t.file === null ? null : annotationPath(report, t.file, ctx),
     line: t.line === null ? null : String(t.line),
-    title: t.test_name,
+    title: t.attempts === undefined ? t.test_name : `${t.test_name} (failed all ${t.attempts.length} attempts)`,
   }, t.message));
   if (more > 0) {
     lines.push(workflowCommand('warning', { title: 'run-tests' }, `${more} more failed tests are not annotated (--max-failures ${failed.length}); all are in ${allFailuresIn(report)}`));
   }
+  lines.push(...flakyAnnotations(report, ctx));
   for (const warning of report.warnings) lines.push(workflowCommand('warning', { title: 'run-tests' }, warning));
   if (failed.length === 0 && report.exit_code !== 0) {
     const errors = harnessErrors(report).map(({ project, error }) => `${project === null ? '' : `${project}: `}${error.code}: ${error.message}`);
-    for (const why of errors.length > 0 ? errors : [`the run ended with status ${report.status} (exit code ${report.exit_code})`]) {
+    for (const why of errors.length > 0 ? errors : [flakyFails(report) ?? `the run ended with status ${report.status} (exit code ${report.exit_code})`]) {
       lines.push(workflowCommand('error', { title: `run-tests: ${report.status}` }, why));
     }
   }
   return lines.length === 0 ? '' : `${lines.join('\n')}\n`;
+}
+
+/** One `::warning` per flaky test the report lists, at its file and line, titled as
+ * flaky with its attempts, the message its failed attempts gave; those --max-failures
+ * left out are counted. */
+function flakyAnnotations(report: RunReport, ctx: GithubContext): string[] {
+  const flaky = report.flaky_tests ?? [];
+  const more = report.truncated?.flaky_tests ?? 0;
+  const lines = flaky.map((t) => workflowCommand('warning', {
+    file: t.file === null ? null : annotationPath(report, t.file, ctx),
+    line: t.line === null ? null : String(t.line),
+    title: `flaky: ${t.test_name} (${attemptsText(t.attempts)})`,
+  }, failedMessages(t)));
+  if (more > 0) lines.push(workflowCommand('warning', { title: 'run-tests' }, `${more} more flaky tests are not annotated (--max-failures ${flaky.length}); all are in the report's flaky_tests`));
+  return lines;
+}
+
+/** Why a run with no failure failed when its flaky tests fail it (--flaky-fails); null otherwise. */
+function flakyFails(report: RunReport): string | null {
+  const flaky = report.flaky_tests ?? [];
+  if (report.retries?.flaky_fails !== true || flaky.length === 0) return null;
+  const n = flaky.length + (report.truncated?.flaky_tests ?? 0);
+  return `${n} flaky ${n === 1 ? 'test fails' : 'tests fail'} the run (--flaky-fails): ${flaky.map((t) => t.test_name).join(', ')}`;
+}
+
+/** `failed, passed`: each attempt's status, in order. */
+const attemptsText = (attempts: readonly Attempt[]): string => attempts.map((a) => a.status).join(', ');
+
+/** What a flaky test's failed attempts said: `attempt 1 of 2 failed: …`, each. */
+function failedMessages(t: FlakyTestRecord): string {
+  const n = t.attempts.length;
+  return t.attempts.flatMap((a, i) => (a.status === 'failed' || a.status === 'error'
+    ? [`attempt ${i + 1} of ${n} ${a.status === 'error' ? 'errored' : 'failed'}: ${a.message ?? '(no message)'}`] : [])).join('\n')
+    || `passed on attempt ${n} of ${n}`;
 }
 
 /** Relative to the workspace when the file is in it (GitHub places annotations by that
@@ -118,11 +161,28 @@ export function renderStepSummary(report: RunReport, ctx: GithubContext): string
     for (const t of failed) lines.push(`| ${cell(t.test_name)} | ${t.status} | ${where(report, t, ctx)} | ${cell(firstLine(t.message))} |`);
     if (more > 0) lines.push('', `… ${more} more ${more === 1 ? 'failure' : 'failures'} not listed (--max-failures); all are in ${cell(allFailuresIn(report))}`);
   }
+  lines.push(...flakySection(report, ctx));
   if (report.next !== null) lines.push('', 'Rerun:', '', ...codeBlock(report.next));
   return `${lines.join('\n')}\n\n`;
 }
 
-function where(report: RunReport, t: FailedTestRecord, ctx: GithubContext): string {
+/** The flaky tests (--retries) as a table: each with its attempts and where it is; they
+ * passed in the end, so the run may be green with them, and they are said apart. */
+function flakySection(report: RunReport, ctx: GithubContext): string[] {
+  const flaky = report.flaky_tests ?? [];
+  const more = report.truncated?.flaky_tests ?? 0;
+  if (flaky.length === 0) return [];
+  const lines = ['', `### Flaky (${more > 0 ? `${flaky.length} of ${flaky.length + more}` : flaky.length}): failed, then passed on a retry`, ''];
+  lines.push('| Test | Attempts | Where | First failure |', '| --- | --- | --- | --- |');
+  for (const t of flaky) {
+    const first = t.attempts.find((a) => a.status === 'failed' || a.status === 'error')?.message ?? '';
+    lines.push(`| ${cell(t.test_name)} | ${attemptsText(t.attempts)} | ${where(report, t, ctx)} | ${cell(firstLine(first))} |`);
+  }
+  if (more > 0) lines.push('', `… ${more} more flaky ${more === 1 ? 'test' : 'tests'} not listed (--max-failures); all are in the report's flaky_tests`);
+  return lines;
+}
+
+function where(report: RunReport, t: Pick<FailedTestRecord, 'file' | 'line'>, ctx: GithubContext): string {
   if (t.file === null) return '';
   const text = cell(t.line === null ? t.file : `${t.file}:${t.line}`);
   const file = annotationPath(report, t.file, ctx);

@@ -1,13 +1,15 @@
 import { stripVTControlCharacters } from 'node:util';
 import type { RunReport } from '../model/report.js';
-import type { RunStatus, TestResult } from '../model/results.js';
+import type { Attempt, RunStatus, TestResult } from '../model/results.js';
 
 /** JUnit XML of a run or an import, as CI systems read it (Jenkins' junit-10.xsd):
  * one <testsuite> per file, or per the runner's own unit where it has one (go's
  * package, cargo's target: TestResult.suite), which is also the classname, so that
  * `TestAdd` of two packages are two test cases, and a test is in the same suite whether
  * it passed or failed; tests without either in one suite named after the framework;
- * failures and errors kept apart; counts that match the testcases exactly.
+ * failures and errors kept apart; counts that match the testcases exactly. With
+ * --retries, the attempts as Maven Surefire writes its reruns (surefire-test-report.xsd):
+ * a flaky test passes with a <flakyFailure> per failed attempt, and counts as a pass.
  *
  * A small writer rather than fast-xml-parser's XMLBuilder: the builder keeps newlines
  * raw in attributes (a parser folds them into spaces) and passes characters XML 1.0
@@ -38,6 +40,8 @@ export interface JunitTest {
   readonly status: TestResult['status'];
   readonly message?: string | undefined;
   readonly suite?: string | undefined;
+  /** With --retries: every attempt of a test that failed at first (TestResult.attempts). */
+  readonly attempts?: readonly Attempt[] | undefined;
 }
 
 type Case = JunitTest;
@@ -95,6 +99,9 @@ function counts(cases: readonly Case[], withSkipped: boolean): Record<string, st
     errors: String(n.error),
     // junit-10.xsd declares `skipped` on <testsuite> only.
     ...(withSkipped ? { skipped: String(n.skipped) } : {}),
+    // Surefire's own count of flaky tests (surefire-test-report.xsd 3.0.2); only where
+    // there is one, so a run without retries stays valid against junit-10.xsd too.
+    ...(withSkipped && n.flaky > 0 ? { flakes: String(n.flaky) } : {}),
     time: seconds(ms),
   };
 }
@@ -116,9 +123,42 @@ function renderCase(c: Case, classname: string): string {
   if (c.status === 'passed') return `    <testcase${attrs}/>`;
   const message = c.message ?? '';
   if (c.status === 'skipped') return `    <testcase${attrs}>\n      <skipped${attributes(message === '' ? {} : { message })}/>\n    </testcase>`;
+  return `    <testcase${attrs}>\n${problems(c).join('\n')}\n    </testcase>`;
+}
+
+/** A testcase's children as Maven Surefire writes them for reruns: a flaky test (a pass
+ * in the end) has a <flakyFailure>/<flakyError> per failed attempt; a test that failed
+ * every attempt has its <failure>/<error> (the first attempt's message; the element
+ * follows the test's status, so the counts match) and a <rerunFailure>/<rerunError> per
+ * later attempt. Ordered as surefire-test-report.xsd's sequence requires. */
+function problems(c: Case): string[] {
+  const attempts = c.attempts ?? [];
+  if (c.status === 'flaky') {
+    const failed = attempts.filter((a) => a.status === 'failed' || a.status === 'error');
+    // A flaky test without its attempts (a shard report written without them) still shows why.
+    const shown = failed.length > 0 ? failed : [{ status: 'failed' as const, duration_ms: null, message: c.message ?? '' }];
+    return bySchemaOrder(shown.map((a) => rerunElement(a.status === 'error' ? 'flakyError' : 'flakyFailure', a.message ?? '')));
+  }
   const element = c.status === 'failed' ? 'failure' : 'error';
-  const head = attributes({ message: firstLine(message), type: errorType(message, element) });
-  return `    <testcase${attrs}>\n      <${element}${head}>${text(message)}</${element}>\n    </testcase>`;
+  const first = attempts[0]?.message ?? c.message ?? '';
+  const head = attributes({ message: firstLine(first), type: errorType(first, element) });
+  const reruns = attempts.slice(1).filter((a) => a.status === 'failed' || a.status === 'error')
+    .map((a) => rerunElement(a.status === 'error' ? 'rerunError' : 'rerunFailure', a.message ?? ''));
+  return bySchemaOrder([{ tag: element, xml: `      <${element}${head}>${text(first)}</${element}>` }, ...reruns]);
+}
+
+/** The order surefire-test-report.xsd's <testcase> sequence gives its children. */
+const SUREFIRE_ORDER = ['failure', 'rerunFailure', 'flakyFailure', 'error', 'rerunError', 'flakyError'];
+
+function bySchemaOrder(elements: readonly { tag: string; xml: string }[]): string[] {
+  return [...elements].sort((a, b) => SUREFIRE_ORDER.indexOf(a.tag) - SUREFIRE_ORDER.indexOf(b.tag)).map((e) => e.xml);
+}
+
+/** A rerun's element: its whole text in <stackTrace>, which Surefire's schema requires
+ * (Surefire writes the stack trace there; a runner's failure text is ours). */
+function rerunElement(tag: string, message: string): { tag: string; xml: string } {
+  const head = attributes({ message: firstLine(message), type: errorType(message, tag.endsWith('Error') ? 'error' : 'failure') });
+  return { tag, xml: `      <${tag}${head}>\n        <stackTrace>${text(message)}</stackTrace>\n      </${tag}>` };
 }
 
 const seconds = (ms: number): string => (ms / 1000).toFixed(3);

@@ -30,3 +30,17 @@ describe('commandLines', () => {
     expect([out, seen]).toEqual(['plain\n::error::x\n', ['::error::x']]);
   });
 });
+
+describe('commandLines holding error lines', () => {
+  it("puts the runner's `::error` lines in `held`, once each, and passes the other commands on", async () => {
+    const sink = new PassThrough();
+    let out = '';
+    sink.on('data', (chunk: Buffer) => { out += chunk.toString(); });
+    const held = new Set<string>();
+    const filter = commandLines(sink, () => undefined, false, held);
+    for (const chunk of ['::error file=a.js,line=1::x\n::group::g\n', '::error file=a.js,line=1::x\n::error file=b.js,line=2::y\n']) {
+      await new Promise<void>((resolve) => filter.write(chunk, () => resolve()));
+    }
+    expect([out, [...held]]).toEqual(['::group::g\n', ['::error file=a.js,line=1::x', '::error file=b.js,line=2::y']]);
+  });
+});

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { SCHEMA_VERSION, type RunReport } from '../../../src/model/report.js';
-import type { FailedTestRecord } from '../../../src/model/results.js';
+import type { FailedTestRecord, FlakyTestRecord } from '../../../src/model/results.js';
 import {
   escapeData, escapeProperty, githubContext, renderAnnotations, renderStepSummary, runnerAnnotation, workflowCommand,
 } from '../../../src/render/github.js';
@@ -135,5 +135,70 @@ describe('the step summary', () => {
     expect(renderStepSummary(several, githubContext({}))).toContain('\n\n**RUNNER\\_MISSING** in c: no \\`jest\\` &#124; here\n\n### Failures (1 of 2)\n');
     const failedToStart = report({ status: 'error', exit_code: 3, failed_tests: [], projects });
     expect(renderAnnotations(failedToStart, ctx)).toBe('::error title=run-tests%3A error::c: RUNNER_MISSING: no `jest` | here\n');
+  });
+});
+
+describe('flaky tests (--retries)', () => {
+  const flaky = (n: number, over: Partial<FlakyTestRecord> = {}): FlakyTestRecord => ({
+    test_name: `f${n}`, file: 'test/f.test.js', line: n, id: `f${n}`,
+    attempts: [{ status: 'failed', duration_ms: 5, message: `boom ${n}\nat line ${n}` }, { status: 'passed', duration_ms: 4, message: null }],
+    ...over,
+  });
+  const retries = (flakyFails: boolean): RunReport['retries'] => ({ max: 2, flaky_fails: flakyFails, runs: [{ attempt: 2, tests: 1, log: '/w/pkg/.run-tests/r.log', status: 'passed' }] });
+  const green = report({
+    status: 'passed', exit_code: 0, failed_tests: [], flaky_tests: [flaky(1)], retries: retries(false),
+    summary: { run: 2, passed: 1, failures: 0, errors: 0, skips: 0, flaky: 1 }, warnings: ['1 test was flaky: f1'],
+  });
+
+  it('are each a ::warning at their line, titled as flaky with their attempts, never an ::error', () => {
+    expect(renderAnnotations(green, ctx)).toBe([
+      '::warning file=pkg/test/f.test.js,line=1,title=flaky%3A f1 (failed%2C passed)::attempt 1 of 2 failed: boom 1%0Aat line 1',
+      '::warning title=run-tests::1 test was flaky: f1',
+      '',
+    ].join('\n'));
+  });
+
+  it('keep a failure that failed every attempt an ::error, titled with how many it had', () => {
+    const attempts = [1, 2, 3].map((i) => ({ status: 'failed' as const, duration_ms: 1, message: `m${i}` }));
+    const failed = report({ failed_tests: [failure(9, { attempts, message: 'm3' })], flaky_tests: [flaky(2, { attempts: [{ status: 'error', duration_ms: null, message: 'E' }, { status: 'failed', duration_ms: null, message: 'F' }, { status: 'passed', duration_ms: null, message: null }] })], retries: retries(false) });
+    expect(renderAnnotations(failed, ctx).split('\n')).toEqual([
+      '::error file=pkg/test/a.test.js,line=9,title=t9 (failed all 3 attempts)::m3',
+      '::warning file=pkg/test/f.test.js,line=2,title=flaky%3A f2 (error%2C failed%2C passed)::attempt 1 of 3 errored: E%0Aattempt 2 of 3 failed: F',
+      '',
+    ]);
+  });
+
+  it('that fail the run (--flaky-fails) say so in its one ::error, and still annotate each flaky test as a warning', () => {
+    const failing = report({ ...green, status: 'failed', exit_code: 1, retries: retries(true), warnings: [] });
+    expect(renderAnnotations(failing, ctx).split('\n')).toEqual([
+      '::warning file=pkg/test/f.test.js,line=1,title=flaky%3A f1 (failed%2C passed)::attempt 1 of 2 failed: boom 1%0Aat line 1',
+      '::error title=run-tests%3A failed::1 flaky test fails the run (--flaky-fails): f1',
+      '',
+    ]);
+  });
+
+  it('count those --max-failures left out', () => {
+    const cut = report({ ...green, flaky_tests: [flaky(1), flaky(2)], truncated: { failed_tests: 0, flaky_tests: 3 }, warnings: [] });
+    expect(renderAnnotations(cut, ctx).trimEnd().split('\n').at(-1)).toBe("::warning title=run-tests::3 more flaky tests are not annotated (--max-failures 2); all are in the report's flaky_tests");
+    expect(renderStepSummary(cut, githubContext({}))).toContain("### Flaky (2 of 5): failed, then passed on a retry\n");
+    expect(renderStepSummary(cut, githubContext({}))).toContain("\n… 3 more flaky tests not listed (--max-failures); all are in the report's flaky_tests\n");
+  });
+
+  it('are listed in the step summary, linked to their lines, with their attempts and first failure, escaped', () => {
+    const hostile = flaky(3, { test_name: '<script>x</script> | y', attempts: [{ status: 'failed', duration_ms: 1, message: '\n  `a` <b>\nmore' }, { status: 'passed', duration_ms: 1, message: null }] });
+    const text = renderStepSummary(report({ ...green, flaky_tests: [flaky(1), hostile], next: null }), ctx);
+    expect(text.split('\n').slice(3)).toEqual([
+      '1 passed, 0 failed, 0 errors, 0 skipped, 1 flaky in 1.50s · exit code 0',
+      '',
+      '### Flaky (2): failed, then passed on a retry',
+      '',
+      '| Test | Attempts | Where | First failure |',
+      '| --- | --- | --- | --- |',
+      '| f1 | failed, passed | [test/f.test.js:1](https://gh/o/r/blob/f00/pkg/test/f.test.js#L1) | boom 1 |',
+      '| &lt;script&gt;x&lt;/script&gt; &#124; y | failed, passed | [test/f.test.js:3](https://gh/o/r/blob/f00/pkg/test/f.test.js#L3) | \\`a\\` &lt;b&gt; |',
+      '',
+      '',
+    ]);
+    expect(renderStepSummary(report(), ctx)).not.toContain('Flaky');
   });
 });

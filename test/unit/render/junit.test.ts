@@ -5,6 +5,7 @@ import type { TestResult } from '../../../src/model/results.js';
 import { loadParser } from '../../../src/runners/parsers.js';
 import { parseText } from '../../../src/parsers/stream.js';
 import { renderJunit, xmlSafe } from '../../../src/render/junit.js';
+import { surefireErrors } from '../../support/surefire-schema.js';
 
 const report = (over: Partial<RunReport> = {}): RunReport => ({
   schema_version: SCHEMA_VERSION,
@@ -79,7 +80,7 @@ const SCHEMA: Readonly<Record<string, { required: readonly string[]; optional: r
   testsuites: { required: [], optional: ['name', 'time', 'tests', 'failures', 'errors'], children: ['testsuite'], text: false },
   testsuite: {
     required: ['name', 'tests', 'failures', 'errors'],
-    optional: ['group', 'time', 'skipped', 'timestamp', 'hostname', 'id', 'package', 'file', 'log', 'url'],
+    optional: ['group', 'time', 'skipped', 'timestamp', 'hostname', 'id', 'package', 'file', 'log', 'url', 'flakes'],
     children: ['testsuite', 'properties', 'testcase', 'system-out', 'system-err'],
     text: false,
   },
@@ -92,6 +93,9 @@ const SCHEMA: Readonly<Record<string, { required: readonly string[]; optional: r
   failure: { required: [], optional: ['type', 'message'], children: [], text: true },
   error: { required: [], optional: ['type', 'message'], children: [], text: true },
   skipped: { required: [], optional: ['type', 'message'], children: [], text: true },
+  // Surefire's rerun elements (surefire-test-report.xsd), which junit-10.xsd also declares.
+  ...Object.fromEntries(['rerunFailure', 'rerunError', 'flakyFailure', 'flakyError'].map((tag) => [tag, { required: [], optional: ['type', 'message'], children: ['stackTrace', 'system-out', 'system-err'], text: false }])),
+  stackTrace: { required: [], optional: [], children: [], text: true },
 };
 const SUREFIRE_TIME = /^(?:(?:[0-9]{0,3},)*[0-9]{3}|[0-9]{0,3})*(?:\.[0-9]*)?$/;
 
@@ -226,5 +230,81 @@ describe('renderJunit through the junit parser', () => {
     const failing = (tests: readonly TestResult[]) => tests.filter((t) => t.status === 'failed' || t.status === 'error').map(message);
     expect(failing(parsed.tests).map((m) => m?.replace(/\r\n/g, '\n'))).toEqual(failing(expected));
     expect(parsed.complete).toBe(true);
+  });
+});
+
+/** With --retries: a flaky test and one that failed every attempt, as the core gives them. */
+const RETRIED: readonly TestResult[] = [
+  { id: 'p', name: 'passes', file: 'test/a.test.js', line: 1, status: 'passed', durationMs: 1 },
+  { id: 'f', name: 'flaky', file: 'test/a.test.js', line: 5, status: 'flaky', durationMs: 2, message: 'AssertionError: first run',
+    attempts: [
+      { status: 'failed', duration_ms: 3, message: 'AssertionError: first run\n    at test/a.test.js:6' },
+      { status: 'error', duration_ms: 1, message: 'TypeError: second <run>' },
+      { status: 'passed', duration_ms: 2, message: null },
+    ] },
+  { id: 'x', name: 'always fails', file: 'test/b.test.js', line: 2, status: 'failed', durationMs: 4, message: 'AssertionError: third',
+    attempts: [
+      { status: 'failed', duration_ms: 4, message: 'AssertionError: first' },
+      { status: 'error', duration_ms: 4, message: 'RangeError: second' },
+      { status: 'failed', duration_ms: 4, message: 'AssertionError: third' },
+    ] },
+];
+
+describe('renderJunit of retried tests, as Maven Surefire writes reruns', () => {
+  const xml = renderJunit(report({ summary: { run: 3, passed: 1, failures: 1, errors: 0, skips: 0, flaky: 1 } }), RETRIED);
+  const root = parse(xml);
+  const [, flaky, failed] = root.children.flatMap((s) => s.children);
+
+  it('validates against surefire-test-report.xsd (derived only by the <testsuites> root and file/line)', async () => {
+    expect(await surefireErrors(xml)).toEqual([]);
+  });
+
+  it('gives a flaky test a <flakyFailure>/<flakyError> per failed attempt, each with its message, type and <stackTrace>', () => {
+    expect(flaky?.attrs).toMatchObject({ name: 'flaky', time: '0.002' });
+    expect(flaky?.children.map((c) => [c.tag, c.attrs, c.children.map((s) => [s.tag, s.text])])).toEqual([
+      ['flakyFailure', { message: 'AssertionError: first run', type: 'AssertionError' }, [['stackTrace', 'AssertionError: first run\n    at test/a.test.js:6']]],
+      ['flakyError', { message: 'TypeError: second <run>', type: 'TypeError' }, [['stackTrace', 'TypeError: second <run>']]],
+    ]);
+  });
+
+  it('gives a test that failed every attempt its <failure> (the first attempt) and a rerun element per later attempt, in the schema\'s order', () => {
+    expect(failed?.children.map((c) => [c.tag, c.attrs.message, c.attrs.type, c.text.trim() || c.children.map((s) => s.text).join('')])).toEqual([
+      ['failure', 'AssertionError: first', 'AssertionError', 'AssertionError: first'],
+      ['rerunFailure', 'AssertionError: third', 'AssertionError', 'AssertionError: third'],
+      ['rerunError', 'RangeError: second', 'RangeError', 'RangeError: second'],
+    ]);
+  });
+
+  it('counts a flaky test as a pass, and says how many flaked (Surefire\'s flakes) on its suite', () => {
+    expect(root.attrs).toEqual({ name: 'run-tests node-test', tests: '3', failures: '1', errors: '0', time: '0.007' });
+    expect(root.children.map((s) => [s.attrs.name, s.attrs.tests, s.attrs.failures, s.attrs.errors, s.attrs.skipped, s.attrs.flakes])).toEqual([
+      ['test/a.test.js', '2', '0', '0', '0', '1'], ['test/b.test.js', '1', '1', '0', '0', undefined],
+    ]);
+  });
+
+  it('shows a flaky test without its attempts (a shard report without them) by its message', () => {
+    const bare = parse(renderJunit(report(), [{ name: 'flaky', file: null, line: null, status: 'flaky', durationMs: 1, message: 'Error: once' }]));
+    expect(bare.children[0]?.children[0]?.children.map((c) => [c.tag, c.attrs.message])).toEqual([['flakyFailure', 'Error: once']]);
+  });
+
+  it('leaves a run without retries as it was: valid against Surefire\'s schema too, with no flakes attribute', async () => {
+    const plain = renderJunit(report(), TESTS.filter((t) => t.durationMs !== undefined));
+    expect(plain).not.toContain('flakes=');
+    expect(await surefireErrors(plain)).toEqual([]);
+  });
+
+  it('the Surefire check can fail: a flaky element without its <stackTrace>, or out of order, is refused', async () => {
+    const noTrace = xml.replace(/<stackTrace>[^<]*<\/stackTrace>/, '');
+    expect((await surefireErrors(noTrace)).join('\n')).toContain("Missing child element(s). Expected is ( stackTrace )");
+    const reordered = xml.replace(/(<failure [^>]*>[^<]*<\/failure>)\n(\s*)(<rerunFailure[\s\S]*?<\/rerunFailure>)/, '$3\n$2$1');
+    expect(reordered).not.toBe(xml);
+    expect((await surefireErrors(reordered)).join('\n')).toContain("This element is not expected");
+  });
+});
+
+describe('renderJunit of retried tests through the junit parser', () => {
+  it('reads a flaky test back as the pass it ended as, and one that failed every attempt as failed', () => {
+    const parsed = parseText(junitParser, renderJunit(report(), RETRIED), { root: '/p' });
+    expect(parsed.tests.map((t) => [t.name, t.status])).toEqual([['passes', 'passed'], ['flaky', 'passed'], ['always fails', 'failed']]);
   });
 });
