@@ -1,6 +1,6 @@
 import type { History, HistoryRun, HistoryTest, TestStats } from '../../model/history.js';
 import type { Outcome } from '../../model/results.js';
-import { median, p95, trend } from './durations.js';
+import { medianOfSorted, p95OfSorted, trend } from './durations.js';
 
 /** What each test's history says (docs/history.md), in the order `run-tests history`
  * shows: the tests that flip most first, then the flakiest, then the slowest by median,
@@ -30,24 +30,33 @@ function statsOf(test: HistoryTest, runs: readonly HistoryRun[]): TestStats {
   let flaky = 0;
   let flips = 0;
   let last: Outcome | null = null;
-  let previous: { side: 'pass' | 'fail'; run: HistoryRun } | null = null;
-  const durations: number[] = [];
-  test.outcomes.forEach((outcome, index) => {
-    if (outcome === null) return;
+  // The last run it passed or failed in; plain variables: 2 million runs of tests are read.
+  let previousSide: 'pass' | 'fail' | null = null;
+  let previousRun: HistoryRun | undefined;
+  const durations = new Float64Array(test.durations.length);
+  let timed = 0;
+  for (let index = 0; index < test.outcomes.length; index += 1) {
+    const outcome = test.outcomes[index] ?? null;
+    if (outcome === null) continue;
     last = outcome;
-    if (outcome === 'skipped') return;
+    if (outcome === 'skipped') continue;
     ran += 1;
     if (outcome === 'failed' || outcome === 'error') failures += 1;
-    if (outcome === 'flaky') flaky += 1;
+    else if (outcome === 'flaky') flaky += 1;
     const duration = test.durations[index];
-    if (duration !== null && duration !== undefined) durations.push(duration);
+    if (duration !== null && duration !== undefined) durations[timed++] = duration;
     const side = sideOf(outcome);
     const run = runs[index];
-    if (side === null || run === undefined) return;
-    if (previous !== null && previous.side !== side && sameTree(previous.run, run)) flips += 1;
-    previous = { side, run };
-  });
-  return { name: test.name, file: test.file, runs: ran, failures, flaky, flips, median_ms: median(durations), p95_ms: p95(durations), trend: trend(durations), last };
+    if (side === null || run === undefined) continue;
+    if (previousSide !== null && previousSide !== side && previousRun !== undefined && sameTree(previousRun, run)) flips += 1;
+    previousSide = side;
+    previousRun = run;
+  }
+  const known = durations.subarray(0, timed);
+  const direction = trend(known);
+  // Sorted in place once trend has read them in run order.
+  const ascending = known.sort();
+  return { name: test.name, file: test.file, runs: ran, failures, flaky, flips, median_ms: medianOfSorted(ascending), p95_ms: p95OfSorted(ascending), trend: direction, last };
 }
 
 /** Flips, then flaky verdicts, most first; then the slowest median (unknown last); then file and name. */

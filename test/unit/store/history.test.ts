@@ -37,8 +37,15 @@ const failed = (name: string, file: string | null = 'a.test.js'): TestResult => 
 function record(dir: string, n: number, tests: readonly TestResult[], keep = 200, over: Partial<RunReport> = {}): string {
   const artifacts = artifactPaths(dir, id(n));
   recordHistory(artifacts, report(id(n), over), tests, keep);
-  return join(dir, '.run-tests/history', `${id(n)}.tsv`);
+  return entryOf(dir, n);
 }
+
+/** Run `n`'s entry file. */
+const entryOf = (dir: string, n: number): string => {
+  const name = readdirSync(join(dir, '.run-tests/history')).find((f) => f.startsWith(`${id(n)}.`));
+  return join(dir, '.run-tests/history', name ?? `(no entry of run ${n})`);
+};
+const namesOf = (dir: string): string[] => readdirSync(join(dir, '.run-tests/history')).filter((f) => f.startsWith('names.'));
 
 describe('the history index', () => {
   it('reads back every run and test as dense columns, oldest first', () => {
@@ -72,6 +79,7 @@ describe('the history index', () => {
     const dir = newProject();
     const file = record(dir, 1, [passed('twice'), failed('twice'), passed('twice')]);
     expect(readFileSync(file, 'utf8').split('\n').filter((l) => l !== '')).toHaveLength(2);
+    expect(readFileSync(join(dir, '.run-tests/history', namesOf(dir)[0] ?? ''), 'utf8').split('\n').filter((l) => l !== '')).toHaveLength(2);
     expect(readHistory(join(dir, '.run-tests')).tests.map((t) => t.outcomes)).toEqual([['failed']]);
   });
 
@@ -93,10 +101,41 @@ describe('the history index', () => {
   it('prunes to the newest --keep-history entries, and --limit reads the newest runs', () => {
     const dir = newProject();
     for (let n = 1; n <= 7; n += 1) record(dir, n, [passed(`t${n}`)], 5);
-    expect(readdirSync(join(dir, '.run-tests/history')).sort()).toEqual([3, 4, 5, 6, 7].map((n) => `${id(n)}.tsv`));
+    expect(readdirSync(join(dir, '.run-tests/history')).sort()).toEqual([...[3, 4, 5, 6, 7].map((n) => `${id(n)}.${id(1)}.tsv`), `names.${id(1)}.tsv`]);
     const limited = readHistory(join(dir, '.run-tests'), { limit: 2 });
     expect(limited.runs.map((r) => r.run_id)).toEqual([id(6), id(7)]);
     expect(limited.tests.map((t) => [t.name, t.outcomes])).toEqual([['t6', ['passed', null]], ['t7', [null, 'passed']]]);
+  });
+
+  it('stores each name once: a run adds only its new names, and a names file grown past its bound is left to its entries and pruned with them', () => {
+    const dir = newProject();
+    const many = Array.from({ length: 10_001 }, (_, i) => passed(`t${i}`));
+    record(dir, 1, many, 2);
+    record(dir, 2, [...many, passed('new one')], 2);
+    const names = join(dir, '.run-tests/history', `names.${id(1)}.tsv`);
+    expect(readFileSync(names, 'utf8').split('\n').slice(-3)).toEqual(['a.test.js\tt10000', 'a.test.js\tnew one', '']);
+    expect(namesOf(dir)).toEqual([`names.${id(1)}.tsv`]);
+    // 10,002 names are more than 4 times a run of one test's and 10,000: a new file begins.
+    record(dir, 3, [passed('t5')], 2);
+    expect(namesOf(dir).sort()).toEqual([`names.${id(1)}.tsv`, `names.${id(3)}.tsv`]);
+    expect(readFileSync(join(dir, '.run-tests/history', `names.${id(3)}.tsv`), 'utf8').split('\n').slice(1)).toEqual(['a.test.js\tt5', '']);
+    // Across names files a test is one test.
+    expect(readHistory(join(dir, '.run-tests')).tests.find((t) => t.name === 't5')?.outcomes).toEqual(['passed', 'passed']);
+    expect(readHistory(join(dir, '.run-tests')).runs.map((r) => r.run_id)).toEqual([id(2), id(3)]);
+    // Run 2, the last to use the first names file, is pruned with it.
+    record(dir, 4, [passed('t6')], 2);
+    expect(namesOf(dir)).toEqual([`names.${id(3)}.tsv`]);
+    expect(readHistory(join(dir, '.run-tests')).tests.map((t) => [t.name, t.outcomes])).toEqual([['t5', ['passed', null]], ['t6', [null, 'passed']]]);
+  });
+
+  it('skips a names file\'s corrupt line with a warning, and the entries\' lines that use it', () => {
+    const dir = newProject();
+    const file = record(dir, 1, [passed('one'), passed('two')]);
+    const names = join(dir, '.run-tests/history', `names.${id(1)}.tsv`);
+    writeFileSync(names, readFileSync(names, 'utf8').replace('a.test.js\tone', 'a.test.js\to\tne'));
+    const history = readHistory(join(dir, '.run-tests'));
+    expect(history.tests.map((t) => t.name)).toEqual(['two']);
+    expect(history.warnings).toEqual([`${names}:2: not a test's file and name; skipped`, `${file}:2: test number 0 is not in its names file; skipped`]);
   });
 
   it('writes atomically: no temporary file is left, and a link where the entry goes is replaced, not followed', () => {
@@ -104,11 +143,14 @@ describe('the history index', () => {
     const target = join(root, `outside-${projects}.txt`);
     writeFileSync(target, 'mine\n');
     mkdirSync(join(dir, '.run-tests/history'));
-    symlinkSync(target, join(dir, '.run-tests/history', `${id(1)}.tsv`));
+    symlinkSync(target, join(dir, '.run-tests/history', `${id(1)}.${id(1)}.tsv`));
+    symlinkSync(target, join(dir, '.run-tests/history', `names.${id(1)}.tsv`));
     const file = record(dir, 1, [passed('adds')]);
     expect(readFileSync(target, 'utf8')).toBe('mine\n');
     expect(lstatSync(file).isSymbolicLink()).toBe(false);
-    expect(readdirSync(join(dir, '.run-tests/history'))).toEqual([`${id(1)}.tsv`]);
+    expect(lstatSync(join(dir, '.run-tests/history', `names.${id(1)}.tsv`)).isSymbolicLink()).toBe(false);
+    expect(readdirSync(join(dir, '.run-tests/history')).sort()).toEqual([`${id(1)}.${id(1)}.tsv`, `names.${id(1)}.tsv`]);
+    expect(readHistory(join(dir, '.run-tests')).tests.map((t) => t.name)).toEqual(['adds']);
   });
 
   it('refuses a history directory that is a link, and reads nothing through it', () => {
@@ -118,7 +160,7 @@ describe('the history index', () => {
     symlinkSync(elsewhere, join(dir, '.run-tests/history'));
     expect(() => record(dir, 1, [passed('adds')])).toThrow(/is a symbolic link/);
     expect(readdirSync(elsewhere)).toEqual([]);
-    writeFileSync(join(elsewhere, `${id(1)}.tsv`), '{"run_tests_history":1}\n');
+    writeFileSync(join(elsewhere, `${id(1)}.${id(1)}.tsv`), '{"run_tests_history":1}\n');
     const history = readHistory(join(dir, '.run-tests'));
     expect(history.runs).toEqual([]);
     expect(history.warnings).toEqual([`${join(dir, '.run-tests/history')} is a symbolic link; run-tests reads no history through it`]);
@@ -129,16 +171,17 @@ describe('the history index', () => {
     const file = record(dir, 1, [passed('one'), passed('two'), passed('three')]);
     const lines = readFileSync(file, 'utf8').split('\n');
     lines[2] = 'garbage';
-    lines.splice(3, 0, 'p\t12\t7\tunknown file', 'p\tx\t0\tbad ms', 'p\t1\t0\t', 'p\t1\t0\tbad \\q escape');
+    lines.splice(3, 0, 'p\t12\t7', 'p\tx\t0', 'p\t1\t', 'p\t1', 'x\t1\t0', 'p\t1\t0\tmore');
     writeFileSync(file, lines.join('\n'));
     const history = readHistory(join(dir, '.run-tests'));
-    expect(history.tests.map((t) => t.name)).toEqual(['one', 'three']);
+    expect(history.tests.map((t) => [t.name, t.outcomes])).toEqual([['one', ['passed']], ['three', ['passed']]]);
     expect(history.warnings).toEqual([
       `${file}:3: not a test line; skipped`,
-      `${file}:4: file index 7 is not in the header; skipped`,
+      `${file}:4: test number 7 is not in its names file; skipped`,
       `${file}:5: not a test line (a field is not a number); skipped`,
-      `${file}:6: not a test line (no name); skipped`,
-      `${file}:7: not a test line (a bad escape in the name); skipped`,
+      `${file}:6: not a test line (no test number); skipped`,
+      `${file}:7: not a test line (too few fields); skipped`,
+      `${file}: 2 more bad lines skipped`,
     ]);
   });
 
@@ -147,15 +190,17 @@ describe('the history index', () => {
     record(dir, 1, [passed('one')]);
     const history = join(dir, '.run-tests/history');
     writeFileSync(join(history, 'notes.txt'), 'hello\n');
-    writeFileSync(join(history, `${id(2)}.tsv`), 'hello\n');
-    writeFileSync(join(history, `${id(3)}.tsv`), '{"run_tests_history":9,"run":{}}\n');
-    writeFileSync(join(history, `.${id(4)}.tsv.123.abc.tmp`), 'half');
+    writeFileSync(join(history, `${id(2)}.${id(1)}.tsv`), 'hello\n');
+    writeFileSync(join(history, `${id(3)}.${id(1)}.tsv`), '{"run_tests_history":9,"run":{}}\n');
+    writeFileSync(join(history, `${id(4)}.${id(4)}.tsv`), readFileSync(entryOf(dir, 1)));
+    writeFileSync(join(history, `.${id(5)}.tsv.123.abc.tmp`), 'half');
     const read = readHistory(join(dir, '.run-tests'));
     expect(read.runs.map((r) => r.run_id)).toEqual([id(1)]);
     expect(read.warnings).toEqual([
-      `${join(history, 'notes.txt')}: not a history entry of run-tests; skipped`,
-      `${join(history, `${id(2)}.tsv`)}:1: not a run-tests history entry (its first line is not JSON); skipped`,
-      `${join(history, `${id(3)}.tsv`)}:1: a history entry of version 9; this run-tests reads version 1; skipped`,
+      `${join(history, 'notes.txt')}: not a file of the run-tests history; skipped`,
+      `${join(history, `${id(2)}.${id(1)}.tsv`)}:1: not a file of the run-tests history (its first line is not JSON); skipped`,
+      `${join(history, `${id(3)}.${id(1)}.tsv`)}:1: a history file of version 9; this run-tests reads version 1; skipped`,
+      `${join(history, `${id(4)}.${id(4)}.tsv`)}: its names file names.${id(4)}.tsv cannot be read; skipped`,
     ]);
   });
 

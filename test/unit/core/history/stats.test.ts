@@ -58,12 +58,12 @@ describe('durations', () => {
   });
 
   it('trend compares the newest third with the rest, by median, with a 1.2x and 5 ms floor', () => {
-    expect(trend([10, 10, 10, 10, 10])).toBeNull();
-    expect(trend([10, 10, 10, 10, 20, 20])).toBe('slower');
-    expect(trend([20, 20, 20, 20, 10, 10])).toBe('faster');
-    expect(trend([10, 10, 10, 10, 11, 11])).toBe('steady');
+    expect(trend(Float64Array.of(10, 10, 10, 10, 10))).toBeNull();
+    expect(trend(Float64Array.of(10, 10, 10, 10, 20, 20))).toBe('slower');
+    expect(trend(Float64Array.of(20, 20, 20, 20, 10, 10))).toBe('faster');
+    expect(trend(Float64Array.of(10, 10, 10, 10, 11, 11))).toBe('steady');
     // 1 ms to 3 ms is thrice as slow, but noise.
-    expect(trend([1, 1, 1, 1, 3, 3])).toBe('steady');
+    expect(trend(Float64Array.of(1, 1, 1, 1, 3, 3))).toBe('steady');
   });
 
   it('ignores runs without a duration, and durations of skipped runs', () => {
