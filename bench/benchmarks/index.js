@@ -1,6 +1,7 @@
 import { changedBench } from './changed.js';
 import { floodMemory } from './flood-memory.js';
 import { goBench } from './go.js';
+import { historyBench } from './history.js';
 import { jobsBench } from './jobs.js';
 import { linearityBench } from './linearity.js';
 import { mergeBench } from './merge.js';
@@ -14,4 +15,4 @@ import { startup } from './startup.js';
 import { treeBinding } from './tree-binding.js';
 
 /** Every benchmark, in the order `npm run bench` runs them. */
-export const benchmarks = [startup, minitestOverhead, goBench, runnerOverhead, parsers, linearityBench, floodMemory, processLimits, treeBinding, runRecord, jobsBench, mergeBench, shardBalance, changedBench];
+export const benchmarks = [startup, minitestOverhead, goBench, runnerOverhead, parsers, linearityBench, floodMemory, processLimits, treeBinding, runRecord, jobsBench, mergeBench, shardBalance, changedBench, historyBench];

@@ -46,6 +46,7 @@ interface RunOptions {
   report?: string;
   junit?: string;
   keepRuns: string;
+  keepHistory: string;
   maxFailures: string;
   shard?: string;
   timings?: string;
@@ -94,6 +95,7 @@ async function run(files: string[], options: RunOptions, runnerArgs: readonly st
     allowNoTests: options.allowNoTests === true,
     keepRuns: parseKeepRuns(options.keepRuns),
     ...retriesRequest(options, custom !== null),
+    keepHistory: parseKeepRuns(options.keepHistory, '--keep-history'),
     ...projectsRequest(cwd, options, operands, custom !== null),
     noCache: options.cache === false,
     runnerArgs,
@@ -227,6 +229,17 @@ async function runs(options: { json?: boolean; cwd?: string; limit?: string }): 
   exit(EXIT.OK, options.json ? `${JSON.stringify({ runs: listed }, null, 2)}\n` : renderListings(listed));
 }
 
+/** `run-tests history`: each test's outcomes across the recorded runs (and --from reports). */
+async function history(operand: string | undefined, options: { json?: boolean; cwd?: string; limit?: string; from?: string[] }): Promise<void> {
+  const cwd = resolveCwd(options.cwd);
+  // As a shell gives them: relative to where run-tests was started, not to --cwd.
+  const from = (options.from ?? []).map((file) => resolveExistingFile(process.cwd(), file));
+  const limit = options.limit === undefined ? undefined : parseCount('--limit', options.limit, { min: 1 });
+  const [{ historyDocument }, { renderHistory }] = await Promise.all([load('history'), load('historyText')]);
+  const document = historyDocument({ cwd, limit, from, operand: operand ?? null });
+  exit(EXIT.OK, options.json ? `${inertJson(JSON.stringify(document, null, 2))}\n` : renderHistory(document));
+}
+
 async function detect(options: { json?: boolean; cwd?: string; runner?: string }): Promise<void> {
   // A bundle of its own (dist/detect.cjs): detection and planning, a third of the commands' code.
   const { describeDetection } = await import('./detect-command.js');
@@ -298,6 +311,7 @@ function program(runnerArgs: readonly string[] | null): Command {
     .option('--keep-runs <n>', 'keep the newest n run directories in .run-tests/runs, this one included', '20')
     .option('--retries <n>', 'run each failing test again, up to n times, until it passes: one that passes on a retry is flaky', '0')
     .option('--flaky-fails', 'a flaky test (failed, then passed on a retry) fails the run')
+    .option('--keep-history <n>', "keep the newest n runs' outcomes in .run-tests/history (what `run-tests history` reads), this one included", '200')
     .option('--changed [ref]', 'run only what the change needs (see `run-tests plan`): the working tree against HEAD, or everything since the merge base with ref')
     .option('--watch', 'after the run, rerun what each save needs (the recorded failures first) until q or Ctrl-C')
     .addHelpText('after', `\n${EXAMPLES}\n\n${EXIT_CODE_TABLE}\n`)
@@ -340,6 +354,14 @@ function program(runnerArgs: readonly string[] | null): Command {
     .option('--limit <n>', 'at most n runs')
     .option('--cwd <dir>', 'the project to look in')
     .action(runs);
+  cli.command('history')
+    .description('print each test across the recorded runs: runs, failures, flaky verdicts, flips, median and p95 duration, trend')
+    .argument('[name|file]', 'only the tests whose name contains this, or in this file or directory')
+    .addOption(new Option('--json', 'print JSON: {"runs": [...], "tests": [...], "warnings": [...]}'))
+    .option('--limit <runs>', 'only the newest n runs')
+    .option('--from <report.json...>', 'also read these run-tests JSON reports as runs (a merged report: each shard its run)')
+    .option('--cwd <dir>', 'the project to look in')
+    .action(history);
   cli.command('plan')
     .description('print which tests the change needs in each project, and why; runs nothing')
     .argument('[files...]', 'limit the change to these files or directories (and choose their projects)')

@@ -38,6 +38,7 @@ import type { ChangePlan } from '../model/report.js';
 import { shardParts } from './shard/report-fields.js';
 import { retryRun } from './attempt.js';
 import { flakyRecord, isFlaky } from './retry.js';
+import { withHistory } from './record-history.js';
 
 /** A project's report, and every result it was built from (for exports such as JUnit). */
 export interface ProjectRun {
@@ -125,7 +126,7 @@ export async function runProject(request: RunRequest, selection: ProjectSelectio
     };
     // Only this run creates its directory: one that exists began, and keeps its report.
     const begun = fs.existsSync(artifacts.runDir);
-    return { report: begun ? await completeRecord(artifacts, keepRuns(request), failed) : failed(), tests: [] };
+    return { report: begun ? await completeRecord(artifacts, keepRuns(request), (shared) => (shared ? withHistory(artifacts, failed(), [], request) : failed())) : failed(), tests: [] };
   }
 }
 
@@ -304,7 +305,8 @@ async function finish(run: Execution, outcome: ProcessOutcome, follower: ReportF
       plan: run.plan ?? undefined,
       retries: retried.info ?? undefined,
     });
-    return { ...built, ...treeFields };
+    const whole = { ...built, ...treeFields };
+    return shared ? withHistory(artifacts, whole, tests, request) : whole;
   });
   return { report: result, tests };
 }
