@@ -41,9 +41,10 @@ function historyRun(r: number, tests: readonly HistoryTest[], runCount: number):
   const failures = count('failed', 'error');
   const status: RunStatus = failures > 0 ? 'failed' : 'passed';
   const part = r - (runCount - 3);
+  const started = new Date(STARTED + r * 3_600_000).toISOString();
   return {
-    run_id: `20261120-${String(9 + r).padStart(2, '0')}0000.000-${(0x1000 + r).toString(16).padStart(8, '0')}`,
-    started_at: new Date(STARTED + r * 3_600_000).toISOString(),
+    run_id: `${started.slice(0, 10).replace(/-/g, '')}-${started.slice(11, 19).replace(/:/g, '')}.000-${(0x1000 + r).toString(16).padStart(8, '0')}`,
+    started_at: started,
     status,
     framework: 'vitest',
     // The parts of the partition ran a third of the tests each, one part the slow ones.

@@ -47,5 +47,11 @@ function yAxis(y: ReturnType<typeof scaleLinear<number, number>>): string {
 function xLabels(runs: readonly RunBar[], x: ReturnType<typeof scaleBand<number>>): string {
   const step = Math.max(1, Math.ceil(runs.length / X_LABELS));
   const shown = runs.map((_, i) => i).filter((i) => i % step === 0 || i === runs.length - 1).filter((i, k, all) => i === runs.length - 1 || (all[k + 1] ?? Infinity) - i >= step / 2);
-  return shown.map((i) => text((x(i) ?? 0) + x.bandwidth() / 2, HEIGHT - MARGIN.bottom + 18, when(runs[i]?.started_at ?? null, i), 'label', 'middle')).join('');
+  // The first and last labels align with the chart's edges, so neither is cut off.
+  const at = (i: number): [number, 'start' | 'middle' | 'end'] => i === 0 ? [x(i) ?? 0, 'start']
+    : i === runs.length - 1 ? [(x(i) ?? 0) + x.bandwidth(), 'end'] : [(x(i) ?? 0) + x.bandwidth() / 2, 'middle'];
+  return shown.map((i) => {
+    const [left, anchor] = at(i);
+    return text(left, HEIGHT - MARGIN.bottom + 18, when(runs[i]?.started_at ?? null, i), 'label', anchor);
+  }).join('');
 }
