@@ -18,4 +18,6 @@ export const modules = {
   plan: () => import('./plan-command.js'),
   watch: () => import('./watch.js'),
   planText: () => import('../render/plan.js'),
+  history: () => import('./history-command.js'),
+  historyText: () => import('../render/history.js'),
 };

@@ -46,6 +46,7 @@ interface RunOptions {
   report?: string;
   junit?: string;
   keepRuns: string;
+  keepHistory: string;
   maxFailures: string;
   shard?: string;
   timings?: string;
@@ -91,6 +92,7 @@ async function run(files: string[], options: RunOptions, runnerArgs: readonly st
     minTests: parseCount('--min-tests', options.minTests),
     allowNoTests: options.allowNoTests === true,
     keepRuns: parseKeepRuns(options.keepRuns),
+    keepHistory: parseKeepRuns(options.keepHistory, '--keep-history'),
     ...projectsRequest(cwd, options, operands, custom !== null),
     noCache: options.cache === false,
     runnerArgs,
@@ -224,14 +226,28 @@ async function runs(options: { json?: boolean; cwd?: string; limit?: string }): 
   exit(EXIT.OK, options.json ? `${JSON.stringify({ runs: listed }, null, 2)}\n` : renderListings(listed));
 }
 
+/** `run-tests history`: each test's outcomes across the recorded runs (and --from reports). */
+async function history(operand: string | undefined, options: { json?: boolean; cwd?: string; limit?: string; from?: string[] }): Promise<void> {
+  const cwd = resolveCwd(options.cwd);
+  // As a shell gives them: relative to where run-tests was started, not to --cwd.
+  const from = (options.from ?? []).map((file) => resolveExistingFile(process.cwd(), file));
+  const limit = options.limit === undefined ? undefined : parseCount('--limit', options.limit, { min: 1 });
+  const [{ historyDocument }, { renderHistory }] = await Promise.all([load('history'), load('historyText')]);
+  const document = historyDocument({ cwd, limit, from, operand: operand ?? null });
+  exit(EXIT.OK, options.json ? `${inertJson(JSON.stringify(document, null, 2))}\n` : renderHistory(document));
+}
+
 /** `run-tests report`: the history as a static page. A bundle of its own (dist/report.cjs):
  * the chart library serves this command only, and every other command would compile it. */
 async function report(options: { out?: string; cwd?: string; limit?: string; from?: string[] }): Promise<void> {
   const cwd = resolveCwd(options.cwd);
   const limit = options.limit === undefined ? null : parseCount('--limit', options.limit, { min: 1 });
-  const from = (options.from ?? []).map((file) => resolveExistingFile(cwd, file));
+  // As a shell gives them, as history's: relative to where run-tests was started, not to --cwd.
+  const from = (options.from ?? []).map((file) => resolveExistingFile(process.cwd(), file));
+  if (options.out === '') throw usageError('--out needs a directory, got ""');
+  const out = options.out === undefined ? null : path.resolve(options.out);
   const { writeReportPage } = await import('./report-command.js');
-  const written = writeReportPage({ cwd, out: options.out ?? null, limit, from });
+  const written = writeReportPage({ cwd, out, limit, from });
   for (const warning of written.warnings) process.stderr.write(`run-tests: warning: ${visible(warning)}\n`);
   exit(EXIT.OK, `${visible(written.file)}\n`);
 }
@@ -305,6 +321,7 @@ function program(runnerArgs: readonly string[] | null): Command {
     .option('--all-projects', 'run every project found below the directory (and its own, if it is one), each in its own root, merged into one report')
     .option('--jobs <n>', 'run up to n projects of a run at once (several subprojects, workspaces, --all-projects); default: the number of CPUs')
     .option('--keep-runs <n>', 'keep the newest n run directories in .run-tests/runs, this one included', '20')
+    .option('--keep-history <n>', "keep the newest n runs' outcomes in .run-tests/history (what `run-tests history` reads), this one included", '200')
     .option('--changed [ref]', 'run only what the change needs (see `run-tests plan`): the working tree against HEAD, or everything since the merge base with ref')
     .option('--watch', 'after the run, rerun what each save needs (the recorded failures first) until q or Ctrl-C')
     .addHelpText('after', `\n${EXAMPLES}\n\n${EXIT_CODE_TABLE}\n`)
@@ -347,6 +364,14 @@ function program(runnerArgs: readonly string[] | null): Command {
     .option('--limit <n>', 'at most n runs')
     .option('--cwd <dir>', 'the project to look in')
     .action(runs);
+  cli.command('history')
+    .description('print each test across the recorded runs: runs, failures, flaky verdicts, flips, median and p95 duration, trend')
+    .argument('[name|file]', 'only the tests whose name contains this, or in this file or directory')
+    .addOption(new Option('--json', 'print JSON: {"runs": [...], "tests": [...], "warnings": [...]}'))
+    .option('--limit <runs>', 'only the newest n runs')
+    .option('--from <report.json...>', 'also read these run-tests JSON reports as runs (a merged report: each shard its run)')
+    .option('--cwd <dir>', 'the project to look in')
+    .action(history);
   cli.command('plan')
     .description('print which tests the change needs in each project, and why; runs nothing')
     .argument('[files...]', 'limit the change to these files or directories (and choose their projects)')

@@ -67,10 +67,10 @@ export function parseMaxFailures(value: string): number | null {
   return max === 0 ? null : max;
 }
 
-/** `--keep-runs`: at least 1, since the run that prunes is always kept. */
-export function parseKeepRuns(value: string): number {
-  const keep = parseCount('--keep-runs', value);
-  if (keep < 1) throw usageError(`--keep-runs must be at least 1 (the run itself is kept), got ${JSON.stringify(value)}`);
+/** `--keep-runs`, `--keep-history`: at least 1, since the run that prunes is always kept. */
+export function parseKeepRuns(value: string, option = '--keep-runs'): number {
+  const keep = parseCount(option, value);
+  if (keep < 1) throw usageError(`${option} must be at least 1 (the run itself is kept), got ${JSON.stringify(value)}`);
   return keep;
 }
 

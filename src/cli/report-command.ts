@@ -15,8 +15,9 @@ export const PAGE_FILE = 'index.html';
 const DEFAULT_DIR = 'report';
 
 export interface ReportPageRequest {
-  /** The invocation directory (--cwd): its project's history; --out and --from are relative to it. */
+  /** The invocation directory (--cwd): its project's history and last run. */
   readonly cwd: string;
+  /** --out, absolute; null: `.run-tests/report/`. */
   readonly out: string | null;
   readonly limit: number | null;
   readonly from: readonly string[];
@@ -46,8 +47,7 @@ function outDir(request: ReportPageRequest, paths: ReturnType<typeof artifactPat
     ensureDir(dir);
     return dir;
   }
-  if (request.out === '') throw usageError('--out needs a directory, got ""');
-  const dir = path.resolve(request.cwd, request.out);
+  const dir = request.out;
   const stats = fs.statSync(dir, { throwIfNoEntry: false });
   if (stats !== undefined && !stats.isDirectory()) throw usageError(`--out ${JSON.stringify(request.out)}: ${dir} is not a directory; the page is written as ${PAGE_FILE} in a directory`);
   fs.mkdirSync(dir, { recursive: true });

@@ -36,6 +36,7 @@ import { plannedCheck } from './change/planned-check.js';
 import { nothingChangedReport } from './build-report.js';
 import type { ChangePlan } from '../model/report.js';
 import { shardParts } from './shard/report-fields.js';
+import { withHistory } from './record-history.js';
 
 /** A project's report, and every result it was built from (for exports such as JUnit). */
 export interface ProjectRun {
@@ -122,7 +123,7 @@ export async function runProject(request: RunRequest, selection: ProjectSelectio
     };
     // Only this run creates its directory: one that exists began, and keeps its report.
     const begun = fs.existsSync(artifacts.runDir);
-    return { report: begun ? await completeRecord(artifacts, keepRuns(request), failed) : failed(), tests: [] };
+    return { report: begun ? await completeRecord(artifacts, keepRuns(request), (shared) => (shared ? withHistory(artifacts, failed(), [], request) : failed())) : failed(), tests: [] };
   }
 }
 
@@ -293,7 +294,8 @@ async function finish(run: Execution, outcome: ProcessOutcome, follower: ReportF
       ...shardParts(unitOfTests(adapter, run.facts), run.shard, tests, artifacts.log, report?.packages),
       plan: run.plan ?? undefined,
     });
-    return { ...built, ...treeFields };
+    const whole = { ...built, ...treeFields };
+    return shared ? withHistory(artifacts, whole, tests, request) : whole;
   });
   return { report: result, tests };
 }

@@ -104,6 +104,9 @@ export interface RunRequest {
   readonly runId?: string;
   /** How many run directories each project keeps, this run's included (--keep-runs; default 20). */
   readonly keepRuns?: number;
+  /** How many runs' entries each project's history index keeps, this run's included
+   * (--keep-history; default 200). */
+  readonly keepHistory?: number;
   /** --shard <index>/<count>: run only that part of the selected tests' units. */
   readonly shard?: ShardSpec | null;
   /** --timings <file>: an absolute path to a run-tests JSON report or a JUnit file whose

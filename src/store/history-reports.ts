@@ -47,7 +47,7 @@ function partRuns(report: RunReport, file: string, cwd: string, warnings: string
       warnings.push(`${file}: its part ${part.path} ${found === undefined ? 'is not there' : 'holds no tests'}; the merged report is read as one run of its failed and flaky tests`);
       return null;
     }
-    runs.push(reportRun(shard, path.relative(cwd, found) || found));
+    runs.push(reportRun(shard, found));
   }
   return runs;
 }

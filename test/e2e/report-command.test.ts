@@ -43,10 +43,13 @@ describe('run-tests report', () => {
     expect(fs.readFileSync(path.join(dir, '.run-tests/.gitignore'), 'utf8')).toBe('*\n');
   });
 
-  test("lists the project's last run's failures with file:line and message", async () => {
-    const result = await runCli(['report', '--cwd', project, '--out', 'page']);
+  test("reads the project's own history, and lists its last run's failures with file:line and message", async () => {
+    // --out as a shell gives it: from where run-tests started.
+    const result = await runCli(['report', '--cwd', project, '--out', 'page'], { cwd: project });
     expect([result.exitCode, result.stdout]).toEqual([0, `${path.join(project, 'page/index.html')}\n`]);
     const html = fs.readFileSync(path.join(project, 'page/index.html'), 'utf8');
+    // The project's own history: the two shard runs, as each run recorded itself.
+    expect(runsIn(html).map((r) => r.split(' ')[1])).toEqual(['failed', 'passed']);
     expect(html).toContain('1 failure; messages cut at 2,000 characters.');
     expect(html).toContain('<div class="file">test/markup.test.js:6</div>');
     expect(html).toContain("<pre>Expected values to be strictly equal:\n+ actual - expected\n\n+ &#39;&lt;img src=x onerror=alert(2)&gt;&#39;\n- &#39;&lt;b&gt;bold&lt;/b&gt;&#39;</pre>");
@@ -66,7 +69,7 @@ describe('run-tests report', () => {
     fs.writeFileSync(elsewhere, 'mine');
     fs.mkdirSync(path.join(dir, 'out'));
     fs.symlinkSync(elsewhere, path.join(dir, 'out/index.html'));
-    const result = await runCli(['report', '--cwd', dir, '--out', 'out']);
+    const result = await runCli(['report', '--cwd', dir, '--out', 'out'], { cwd: dir });
     expect(result.exitCode).toBe(0);
     expect(fs.readFileSync(elsewhere, 'utf8')).toBe('mine');
     expect(fs.lstatSync(path.join(dir, 'out/index.html')).isFile()).toBe(true);
@@ -88,7 +91,7 @@ describe('run-tests report', () => {
     fs.writeFileSync(path.join(dir, 'file'), '');
     const cases = [[['--limit', '0'], '--limit must be a whole number from 1'], [['--out', 'file'], 'is not a directory'], [['--from', 'missing.json'], 'does not exist']] as const;
     for (const [args, message] of cases) {
-      const result = await runCli(['report', '--cwd', dir, ...args]);
+      const result = await runCli(['report', '--cwd', dir, ...args], { cwd: dir });
       expect([result.exitCode, result.stderr.includes(message)]).toEqual([2, true]);
     }
     expect(fs.existsSync(path.join(dir, '.run-tests'))).toBe(false);

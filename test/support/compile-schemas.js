@@ -18,7 +18,7 @@ export default function compileSchemas() {
   // Strict (ajv's default): an unknown keyword or a contradiction in a schema fails the suite.
   const ajv = new Ajv2020({ allErrors: true, code: { source: true } });
   ajv.addSchema(schema('report.schema.json'), 'report').addSchema(schema('events.schema.json'), 'event');
-  const code = standaloneCode.default(ajv, { report: 'report', event: 'event', plan: 'report#/$defs/planDocument' });
+  const code = standaloneCode.default(ajv, { report: 'report', event: 'event', plan: 'report#/$defs/planDocument', history: 'report#/$defs/historyDocument' });
   fs.mkdirSync(path.dirname(VALIDATORS), { recursive: true });
   // Atomic: two jest runs at once each load a whole file.
   const temp = `${VALIDATORS}.${process.pid}`;

@@ -9,7 +9,7 @@ export interface Validator {
 }
 
 const file = fileURLToPath(new URL('../../node_modules/.cache/run-tests-tests/schema-validators.cjs', import.meta.url));
-const compiled = createRequire(import.meta.url)(file) as { report: Validator; event: Validator; plan: Validator };
+const compiled = createRequire(import.meta.url)(file) as { report: Validator; event: Validator; plan: Validator; history: Validator };
 
 /** schema/report.schema.json */
 export const validateReport: Validator = compiled.report;
@@ -17,3 +17,5 @@ export const validateReport: Validator = compiled.report;
 export const validateEvent: Validator = compiled.event;
 /** schema/report.schema.json's planDocument: what `run-tests plan --json` prints. */
 export const validatePlan: Validator = compiled.plan;
+/** schema/report.schema.json's historyDocument: what `run-tests history --json` prints. */
+export const validateHistory: Validator = compiled.history;
