@@ -4,7 +4,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { testStats } from '../../src/core/history/stats.js';
-import type { RunReport } from '../../src/model/report.js';
 import { renderReportPage } from '../../src/render/report-page/page.js';
 import { pageModel } from '../../src/render/report-page/model.js';
 import { evaluate, launchChromium, openPage, type Browser } from '../support/chromium.js';
@@ -93,6 +92,15 @@ run('the report page in headless chromium', () => {
     expect(seen.title).toBe('Tests of /home/dev/shop');
   });
 
+  test('follows the reader\'s colour scheme: light by default, dark when asked', async () => {
+    const colours = async (scheme: string) => {
+      await browser.send('Emulation.setEmulatedMedia', { features: [{ name: 'prefers-color-scheme', value: scheme }] }, session);
+      return evaluate<string[]>(browser, session, `[document.body, document.querySelector('svg.chart rect.o-passed')].map((e) => { const s = getComputedStyle(e); return s.backgroundColor + ' ' + s.fill; })`);
+    };
+    expect(await colours('light')).toEqual(['rgb(255, 255, 255) rgb(0, 0, 0)', 'rgb(26, 127, 55) rgb(26, 127, 55)']);
+    expect(await colours('dark')).toEqual(['rgb(13, 17, 23) rgb(0, 0, 0)', 'rgb(63, 185, 80) rgb(63, 185, 80)']);
+  });
+
   test('takes a screenshot: a PNG of the whole page', () => {
     expect(screenshot.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
     expect(screenshot.readUInt32BE(16)).toBe(WIDTH);
@@ -101,4 +109,3 @@ run('the report page in headless chromium', () => {
   });
 });
 
-export type { RunReport };

@@ -46,10 +46,12 @@ function yAxis(y: ReturnType<typeof scaleLinear<number, number>>): string {
 /** A few runs' dates under the axis, evenly spaced: every run's would overlap. */
 function xLabels(runs: readonly RunBar[], x: ReturnType<typeof scaleBand<number>>): string {
   const step = Math.max(1, Math.ceil(runs.length / X_LABELS));
-  const shown = runs.map((_, i) => i).filter((i) => i % step === 0 || i === runs.length - 1).filter((i, k, all) => i === runs.length - 1 || (all[k + 1] ?? Infinity) - i >= step / 2);
+  const lastIndex = runs.length - 1;
+  // The newest run's label always, and no other within a step of it: they would overlap.
+  const shown = [...runs.keys()].filter((i) => (i % step === 0 && i <= lastIndex - step) || i === lastIndex);
   // The first and last labels align with the chart's edges, so neither is cut off.
   const at = (i: number): [number, 'start' | 'middle' | 'end'] => i === 0 ? [x(i) ?? 0, 'start']
-    : i === runs.length - 1 ? [(x(i) ?? 0) + x.bandwidth(), 'end'] : [(x(i) ?? 0) + x.bandwidth() / 2, 'middle'];
+    : i === lastIndex ? [(x(i) ?? 0) + x.bandwidth(), 'end'] : [(x(i) ?? 0) + x.bandwidth() / 2, 'middle'];
   return shown.map((i) => {
     const [left, anchor] = at(i);
     return text(left, HEIGHT - MARGIN.bottom + 18, when(runs[i]?.started_at ?? null, i), 'label', anchor);

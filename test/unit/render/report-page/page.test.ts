@@ -47,6 +47,11 @@ describe('renderReportPage', () => {
     expect(html).toContain('<title>2026-11-21 14:00 (20261121-140000.000-0000101d): failed; 6 passed, 1 failed, 0 flaky, 1 skipped</title>');
   });
 
+  it('labels a few runs under the axis, the newest always, none overlapping it', () => {
+    const labels = [...page().matchAll(/<text class="label"[^>]*>(2026-[^<]+)<\/text>/g)].map((m) => m[1]);
+    expect(labels).toEqual(['2026-11-20 09:00', '2026-11-20 14:00', '2026-11-20 19:00', '2026-11-21 00:00', '2026-11-21 05:00', '2026-11-21 14:00']);
+  });
+
   it('says what it left out and where the rest is', () => {
     const last = sampleLastReport(history);
     const html = page('/p', { ...last, failed_tests: Array.from({ length: 51 }, () => last.failed_tests[0]!) });
