@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { testStats } from '../../src/core/history/stats.js';
 import { renderReportPage } from '../../src/render/report-page/page.js';
 import { pageModel } from '../../src/render/report-page/model.js';
-import { evaluate, launchChromium, openPage, type Browser } from '../support/chromium.js';
+import { evaluate, launchChromium, navigate, openPage, type Browser } from '../support/chromium.js';
 import { sampleHistory, sampleLastReport, XSS_NAME } from '../support/page-history.js';
 import { hasTools, REPO } from './helpers.js';
 
@@ -42,9 +42,7 @@ run('the report page in headless chromium', () => {
     url = pathToFileURL(file).href;
     browser = launchChromium();
     session = await openPage(browser, WIDTH, 900);
-    const loaded = browser.event('Page.loadEventFired', 30_000);
-    await browser.send('Page.navigate', { url }, session);
-    await loaded;
+    await navigate(browser, session, url, 30_000);
     seen = await evaluate<Seen>(browser, session, `(() => ({
       charts: [...document.querySelectorAll('svg.chart')].map((svg) => { const r = svg.getBoundingClientRect(); return { id: svg.getAttribute('aria-labelledby'), width: r.width, height: r.height }; }),
       scripts: document.querySelectorAll('script').length,

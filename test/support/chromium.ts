@@ -10,8 +10,9 @@ import type { Readable, Writable } from 'node:stream';
 export interface Browser {
   /** A command to the browser, or with `session` to a page. */
   send(method: string, params?: Record<string, unknown>, session?: string): Promise<Record<string, unknown>>;
-  /** Resolves with the first event of this name (from now on, or already seen) that `match` accepts. */
-  event(method: string, deadlineMs: number, match?: (params: Record<string, unknown>) => boolean): Promise<Record<string, unknown>>;
+  /** Resolves with the first event of this name that `match` accepts, among those seen
+   * from index `since` in `events` on, or yet to come. */
+  event(method: string, deadlineMs: number, match?: (params: Record<string, unknown>) => boolean, since?: number): Promise<Record<string, unknown>>;
   readonly events: { method: string; params: Record<string, unknown>; sessionId?: string }[];
   close(): Promise<void>;
 }
@@ -74,8 +75,8 @@ export function launchChromium(executable = 'chromium'): Browser {
       input.write(`${JSON.stringify({ id, method, params, ...(session === undefined ? {} : { sessionId: session }) })}\0`);
       return new Promise((resolve, reject) => pending.set(id, { resolve, reject }));
     },
-    event(method, deadlineMs, match = () => true) {
-      const seen = events.find((e) => e.method === method && match(e.params));
+    event(method, deadlineMs, match = () => true, since = 0) {
+      const seen = events.slice(since).find((e) => e.method === method && match(e.params));
       if (seen !== undefined) return Promise.resolve(seen.params);
       return new Promise((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`no ${method} within ${deadlineMs} ms`)), deadlineMs);
@@ -107,6 +108,16 @@ export async function openPage(browser: Browser, width: number, height: number):
   await browser.send('Network.emulateNetworkConditions', { offline: true, latency: 0, downloadThroughput: -1, uploadThroughput: -1 }, session);
   await browser.send('Emulation.setDeviceMetricsOverride', { width, height, deviceScaleFactor: 1, mobile: false }, session);
   return session;
+}
+
+/** Loads `url` in the page and resolves once its load event fired: the first load event
+ * after the frame committed to `url` (never about:blank's, which may come late). */
+export async function navigate(browser: Browser, session: string, url: string, deadlineMs: number): Promise<void> {
+  const committed = browser.event('Page.frameNavigated', deadlineMs, (p) => (p['frame'] as { url?: string } | undefined)?.url === url);
+  await browser.send('Page.navigate', { url }, session);
+  await committed;
+  const after = browser.events.findIndex((e) => e.method === 'Page.frameNavigated' && (e.params['frame'] as { url?: string }).url === url);
+  await browser.event('Page.loadEventFired', deadlineMs, () => true, after);
 }
 
 /** A value computed in the page (`expression` is a script that returns JSON-able data). */

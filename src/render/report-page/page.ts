@@ -4,7 +4,7 @@ import { runsChart } from './runs-chart.js';
 import { shardsChart } from './shards-chart.js';
 import { STYLE } from './style.js';
 import { duration, outcomeClass, statusClass, when } from './svg.js';
-import { durationSparkline, outcomeStrip } from './test-charts.js';
+import { durationSparkline, outcomeStrip } from './small-charts.js';
 
 /** Nothing is loaded, run or sent: styles inline, charts inline SVG, no script. */
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
