@@ -4,11 +4,12 @@
 // runs, so that --version, --help and a usage error compile 0.2 MB rather than 1 MB
 // (`--version` 1.7x `node -e 0` in CPU time, from 2.9x); dist/detect.cjs is `run-tests
 // detect` alone (detection and planning: 0.36 MB of the commands' 0.8 MB); dist/mcp.cjs
-// serves `run-tests mcp`; dist/xml.cjs is the XML parser, which only JUnit reports need
-// (0.16 MB, a fifth of a run's code). Node compiles all of a file it loads, and on a node
-// without a compile cache (20) that is most of a command's start: detect compiled 1 MB in
-// ~30 ms. Modules behind import() inside a bundle are evaluated only when a command
-// imports them. A module in two bundles has two copies; the one class whose identity
+// serves `run-tests mcp`; dist/report.cjs writes `run-tests report`'s page (its chart
+// library, d3-scale and d3-shape, is 87 KB no other command needs); dist/xml.cjs is the
+// XML parser, which only JUnit reports need (0.16 MB, a fifth of a run's code). Node
+// compiles all of a file it loads, and on a node without a compile cache (20) that is
+// most of a command's start: detect compiled 1 MB in ~30 ms. Modules behind import()
+// inside a bundle are evaluated only when a command imports them. A module in two bundles has two copies; the one class whose identity
 // crosses bundles, HarnessError, is recognised by a brand (src/model/errors.ts).
 // Type-checking is separate: `npm run typecheck`.
 //
@@ -42,13 +43,15 @@ const common = {
 };
 
 /** The CLI's `import('./commands.js')` loads dist/commands.cjs, `import('./detect-command.js')`
- * dist/detect.cjs and `import('./mcp/server.js')` dist/mcp.cjs: bundles of their own. */
+ * dist/detect.cjs, `import('./mcp/server.js')` dist/mcp.cjs and `import('./report-command.js')`
+ * dist/report.cjs: bundles of their own. */
 const lazyBundles = {
   name: 'lazy-bundles',
   setup(b) {
     b.onResolve({ filter: /^\.\/commands\.js$/ }, () => ({ path: './commands.cjs', external: true }));
     b.onResolve({ filter: /^\.\/detect-command\.js$/ }, () => ({ path: './detect.cjs', external: true }));
     b.onResolve({ filter: /^\.\/mcp\/server\.js$/ }, () => ({ path: './mcp.cjs', external: true }));
+    b.onResolve({ filter: /^\.\/report-command\.js$/ }, () => ({ path: './report.cjs', external: true }));
   },
 };
 
@@ -64,6 +67,7 @@ await Promise.all([
   build({ ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/run-tests.cjs', external: ['tap-parser', 'esbuild'], plugins: [lazyBundles] }),
   build({ ...common, entryPoints: ['src/cli/commands.ts'], outfile: 'dist/commands.cjs', external: ['tap-parser', 'esbuild'], plugins: [xmlBundle] }),
   build({ ...common, entryPoints: ['src/cli/detect-command.ts'], outfile: 'dist/detect.cjs', external: ['tap-parser', 'esbuild'], plugins: [xmlBundle] }),
+  build({ ...common, entryPoints: ['src/cli/report-command.ts'], outfile: 'dist/report.cjs', external: ['tap-parser', 'esbuild'] }),
   build({ ...common, entryPoints: ['src/cli/mcp/server.ts'], outfile: 'dist/mcp.cjs', external: ['tap-parser', 'esbuild'], plugins: [xmlBundle] }),
   build({ ...common, stdin: { contents: "export * from 'fast-xml-parser';", resolveDir: '.', loader: 'js' }, outfile: 'dist/xml.cjs' }),
 ]);

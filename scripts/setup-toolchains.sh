@@ -9,6 +9,7 @@ packages=(
   golang-go gotestsum                                     # go test (1.19); gotestsum for comparisons
   golang-1.23-go                                          # go test (1.23), from bookworm-backports
   python3-pytest                                          # pytest (7.2, /usr/bin/pytest-3)
+  chromium                                                # the report page's browser test (test/e2e/report-page.test.ts)
 )
 
 # golang-1.23-go comes from bookworm-backports: the same mirror as the machine's main

@@ -8,6 +8,7 @@ import { mergeBench } from './merge.js';
 import { minitestOverhead } from './minitest-overhead.js';
 import { parsers } from './parsers.js';
 import { processLimits } from './process.js';
+import { reportPageBench } from './report-page.js';
 import { runRecord } from './run-record.js';
 import { runnerOverhead } from './runner-overhead.js';
 import { shardBalance } from './shard-balance.js';
@@ -15,4 +16,4 @@ import { startup } from './startup.js';
 import { treeBinding } from './tree-binding.js';
 
 /** Every benchmark, in the order `npm run bench` runs them. */
-export const benchmarks = [startup, minitestOverhead, goBench, runnerOverhead, parsers, linearityBench, floodMemory, processLimits, treeBinding, runRecord, jobsBench, mergeBench, shardBalance, changedBench, historyBench];
+export const benchmarks = [startup, minitestOverhead, goBench, runnerOverhead, parsers, linearityBench, floodMemory, processLimits, treeBinding, runRecord, jobsBench, mergeBench, shardBalance, changedBench, historyBench, reportPageBench];

@@ -240,6 +240,21 @@ async function history(operand: string | undefined, options: { json?: boolean; c
   exit(EXIT.OK, options.json ? `${inertJson(JSON.stringify(document, null, 2))}\n` : renderHistory(document));
 }
 
+/** `run-tests report`: the history as a static page. A bundle of its own (dist/report.cjs):
+ * the chart library serves this command only, and every other command would compile it. */
+async function report(options: { out?: string; cwd?: string; limit?: string; from?: string[] }): Promise<void> {
+  const cwd = resolveCwd(options.cwd);
+  const limit = options.limit === undefined ? null : parseCount('--limit', options.limit, { min: 1 });
+  // As a shell gives them, as history's: relative to where run-tests was started, not to --cwd.
+  const from = (options.from ?? []).map((file) => resolveExistingFile(process.cwd(), file));
+  if (options.out === '') throw usageError('--out needs a directory, got ""');
+  const out = options.out === undefined ? null : path.resolve(options.out);
+  const { writeReportPage } = await import('./report-command.js');
+  const written = writeReportPage({ cwd, out, limit, from });
+  for (const warning of written.warnings) process.stderr.write(`run-tests: warning: ${visible(warning)}\n`);
+  exit(EXIT.OK, `${visible(written.file)}\n`);
+}
+
 async function detect(options: { json?: boolean; cwd?: string; runner?: string }): Promise<void> {
   // A bundle of its own (dist/detect.cjs): detection and planning, a third of the commands' code.
   const { describeDetection } = await import('./detect-command.js');
@@ -371,6 +386,13 @@ function program(runnerArgs: readonly string[] | null): Command {
     .option('--runner <id>', 'override detection')
     .option('--all-projects', 'plan every project found below the directory')
     .action(plan);
+  cli.command('report')
+    .description('write the history of the runs as a static HTML page (no network, no script): runs over time, slowest and flakiest tests, the last run\'s failures, shard balance')
+    .option('--out <dir>', 'write <dir>/index.html (default: .run-tests/report/)')
+    .option('--limit <runs>', 'the newest n runs only')
+    .option('--from <report.json...>', 'also read these run-tests JSON reports (merged shard reports) as runs')
+    .option('--cwd <dir>', 'the project to look in')
+    .action(report);
   cli.command('detect')
     .description('print which runner would run, the command, the project root and why; runs nothing')
     .addOption(new Option('--json', 'print JSON'))

@@ -64,7 +64,7 @@ describe('conventions of other tools', () => {
     expect(await runCli(['help', 'run'])).toEqual(main);
     expect(await runCli(['help', 'parse'])).toEqual(await runCli(['parse', '--help']));
     expect((await runCli(['help', 'parse'])).stdout).toMatch(/^Usage: run-tests parse \[options\] <file>\n/);
-    expect(await runCli(['help', 'nope'])).toEqual({ exitCode: 2, stdout: '', stderr: 'run-tests: help: there is no command "nope"; the commands are run, parse, merge, show, runs, plan, detect, mcp\n' });
+    expect(await runCli(['help', 'nope'])).toEqual({ exitCode: 2, stdout: '', stderr: 'run-tests: help: there is no command "nope"; the commands are run, parse, merge, show, runs, history, plan, report, detect, mcp\n' });
   });
 
   it('a --name that matched nothing says so, rather than only that no tests ran', async () => {
