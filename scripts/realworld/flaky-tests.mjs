@@ -26,7 +26,7 @@ import (
 func runTestsCount(path string) int {
 \tdata, _ := os.ReadFile(path)
 \tn, _ := strconv.Atoi(string(data))
-\t_ = os.WriteFile(path, []byte(strconv.Itoa(n+1)), 0o644)
+\t_ = os.WriteFile(path, []byte(strconv.Itoa(n+1)), 0644)
 \treturn n
 }
 
