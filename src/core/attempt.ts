@@ -33,14 +33,19 @@ export function attemptArtifacts(artifacts: ArtifactPaths, attempt: number): Art
   return { ...artifacts, runDir: dir, log: path.join(dir, 'test.log'), report: path.join(dir, 'report.json'), file: (name) => path.join(dir, name) };
 }
 
+/** A retry's plan: the first run's environment and runner arguments, its selection
+ * replaced by the records, and run afresh: a result the runner would replay from its own
+ * cache (go's test cache, holding an earlier retry's pass) proves nothing. */
+export const attemptPlan = (first: PlanRequest, artifacts: ArtifactPaths, records: readonly FailedTestRecord[]): PlanRequest =>
+  ({ ...first, artifacts, files: [], units: undefined, name: null, at: [], rerun: records, noCache: true });
+
 /** Runs exactly `records` again, as --failed-only would (planRerun: the exact selection,
- * or their files when the command line cannot hold it), afresh: a result the runner would
- * replay from its own cache (go's test cache, an earlier retry's pass) proves nothing. Its results are trusted only
+ * or their files when the command line cannot hold it). Its results are trusted only
  * from a complete report of a run that was neither cut short nor interrupted. */
 export async function runAttempt(run: RetriedRun, records: readonly FailedTestRecord[], attempt: number, interrupts: Interrupts): Promise<AttemptRun> {
   const artifacts = attemptArtifacts(run.artifacts, attempt);
   ensureDir(artifacts.runDir);
-  const { invocation, warnings } = planRerun(run.adapter, { ...run.planRequest, artifacts, files: [], units: undefined, name: null, at: [], rerun: records, noCache: true });
+  const { invocation, warnings } = planRerun(run.adapter, attemptPlan(run.planRequest, artifacts, records));
   clearArtifacts([artifacts.log, ...invocation.reports.map((report) => report.path)]);
   const { request } = run;
   const tee = request.tee && invocation.humanOutput ? mapLines(request.tee, invocation.humanOutput()) : request.tee;

@@ -1,10 +1,9 @@
 /** Issue 31's --retries on go, cargo, pytest and unittest (test/e2e/retries-support.ts). */
-import { afterAll, describe, expect, it } from '@jest/globals';
+import { afterAll } from '@jest/globals';
 import fs from 'fs-extra';
 import os from 'node:os';
 import path from 'node:path';
-import { describeRetries, flakyOf, flakyProject, flakyRuns } from './retries-support.js';
-import { hasTools, runJson } from './helpers.js';
+import { describeRetries } from './retries-support.js';
 
 /** One target directory for every cargo copy of this file, removed at its end. */
 const CARGO_TARGET_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'run-tests-retries-cargo-'));
@@ -43,18 +42,3 @@ describeRetries([
   },
 ]);
 
-describe('--retries on go, run again on the same tree', () => {
-  if (!hasTools('go')) return void it.skip('needs go', () => undefined);
-  const env = { GOPROXY: 'off', GOTOOLCHAIN: 'local', GOFLAGS: '' };
-
-  it("runs each retry afresh: go's test cache never replays an earlier retry's pass as this one's", async () => {
-    const dir = await flakyProject({ runner: 'go' });
-    const first = await runJson(['--cwd', dir, '--retries', '1', 'flaky_test.go'], { env });
-    expect([first.report.status, await flakyRuns(dir)]).toEqual(['passed', 2]);
-    // The same first failure again: the retry's command is the one go cached a pass of.
-    await fs.writeFile(path.join(dir, 'tmp/flaky-count'), '0');
-    const again = await runJson(['--cwd', dir, '--retries', '1', 'flaky_test.go'], { env });
-    expect([again.report.status, flakyOf(again.report)]).toEqual(['passed', [['TestFlaky', 'flaky_test.go', 29, ['failed', 'passed']]]]);
-    expect(await flakyRuns(dir)).toBe(2);
-  });
-});
