@@ -9,6 +9,7 @@ interface Document {
 }
 
 const COLUMNS = ['runs', 'fail', 'flaky', 'flips', 'median', 'p95', 'trend', 'last'] as const;
+const MIN_WIDTH: Partial<Record<(typeof COLUMNS)[number], number>> = { median: 6, p95: 6 };
 
 /** `run-tests history` for a person: a header (how many runs, from when), then a line per
  * test in the document's order, then the warnings. */
@@ -18,7 +19,8 @@ export function renderHistory(document: Document): string {
   if (runs.length > 0 && tests.length === 0) lines.push('no test matches');
   if (tests.length > 0) {
     const rows = tests.map(row);
-    const widths = COLUMNS.map((name, i) => Math.max(name.length, ...rows.map((r) => r[i]?.length ?? 0)));
+    // Durations get room for `999 ms` always: the table's shape never depends on how fast a run was.
+    const widths = COLUMNS.map((name, i) => Math.max(name.length, MIN_WIDTH[name] ?? 0, ...rows.map((r) => r[i]?.length ?? 0)));
     const cells = (values: readonly string[]): string => values.map((v, i) => (i < 6 ? v.padStart(widths[i] ?? 0) : v.padEnd(widths[i] ?? 0))).join('  ');
     lines.push(`${cells(COLUMNS)}  test`);
     tests.forEach((test, i) => lines.push(`${cells(rows[i] ?? [])}  ${test.file === null ? '' : `${test.file}  `}${test.name}`));

@@ -90,7 +90,7 @@ describe.each(TOOLCHAINS)('go test -json, $version', ({ version, path: PATH, pre
     expect(log).toContain('--- FAIL: TestTable/wrong_[neg]');
     // The log is go's own output (its JSON events), and the report run-tests reads: kept once.
     expect(log).toContain('"Action":"fail","Package":"example.com/gomixed","Test":"TestTable/wrong_[neg]"');
-    expect((await fs.readdir(path.join(dir, '.run-tests'))).sort()).toEqual(['.gitignore', 'last-failures.json', 'last-report.json', 'last-test.log', 'runs']);
+    expect((await fs.readdir(path.join(dir, '.run-tests'))).sort()).toEqual(['.gitignore', 'history', 'last-failures.json', 'last-report.json', 'last-test.log', 'runs']);
     expect((await fs.readdir(path.dirname(runFile(dir, 'test.log')))).sort()).toEqual(['report.json', 'run.json', 'test.log']);
 
     // --max-log does not cut the log that is go's report.

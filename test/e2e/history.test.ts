@@ -74,7 +74,7 @@ describe('run-tests history', () => {
     expect(exitCode).toBe(0);
     const lines = stdout.split('\n');
     expect(lines[0]).toMatch(new RegExp(`^${dir}: 30 runs, from \\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z to \\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z; 1 test$`));
-    expect(lines[1]).toBe('runs  fail  flaky  flips  median   p95  trend   last    test');
+    expect(lines[1]).toBe('runs  fail  flaky  flips  median     p95  trend   last    test');
     expect(lines[2]).toMatch(/^ {2}30 {5}7 {6}0 {6}8 +\d+ ms +\d+ ms  (steady|slower|faster) +passed  test\/flip\.test\.js  flips$/);
     expect(lines.slice(3)).toEqual(['']);
   });

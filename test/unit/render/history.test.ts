@@ -19,9 +19,9 @@ describe('renderHistory', () => {
     });
     expect(text).toBe([
       '/p: 3 runs, from 2026-12-01T00:00:01.000Z to 2026-12-01T00:00:02.000Z; 2 tests',
-      'runs  fail  flaky  flips  median    p95  trend   last     test',
-      '  12     3      1      4   12 ms  2.5 s  slower  failed   test/a.test.js  flips',
-      '   1     0      0      0       -      -  -       skipped  unknown',
+      'runs  fail  flaky  flips  median     p95  trend   last     test',
+      '  12     3      1      4   12 ms   2.5 s  slower  failed   test/a.test.js  flips',
+      '   1     0      0      0       -       -  -       skipped  unknown',
       'warning: /p/.run-tests/history/x:3: not a test line; skipped',
       '',
     ].join('\n'));
