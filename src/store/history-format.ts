@@ -1,3 +1,4 @@
+import type { RunReport } from '../model/report.js';
 import type { Outcome } from '../model/results.js';
 import type { HistoryRun } from '../model/history.js';
 
@@ -176,4 +177,20 @@ function fieldEnd(text: string, at: number, end: number): number {
     fieldValue = fieldValue * 10 + code - 48;
   }
   return end;
+}
+
+/** A run's line in the history, from its report. */
+export function storedRun(runId: string, report: RunReport): StoredHistoryRun {
+  const { shard, git } = report;
+  return {
+    run_id: runId,
+    started_at: report.started_at,
+    status: report.status,
+    framework: report.framework,
+    duration_ms: report.duration_ms,
+    revision: git?.revision ?? null,
+    dirty: git?.dirty ?? null,
+    shard: shard === undefined ? null : { index: shard.index, count: shard.count, partition: shard.partition },
+    summary: report.summary,
+  };
 }

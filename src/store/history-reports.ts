@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { HistoryRun } from '../model/history.js';
 import type { ReportedTest, RunReport } from '../model/report.js';
 import type { Outcome } from '../model/results.js';
-import { bounded, type HistoryLine } from './history-format.js';
+import { bounded, storedRun, type HistoryLine } from './history-format.js';
 
 /** A run read from a run-tests JSON report (--from), with the tests it is known to have run. */
 export interface ReportRun {
@@ -73,19 +73,7 @@ function readReport(file: string, shown: string, warnings: string[]): RunReport 
 }
 
 function reportRun(report: RunReport, file: string): ReportRun {
-  const { shard, git } = report;
-  const run: HistoryRun = {
-    run_id: report.run_id ?? file,
-    started_at: report.started_at,
-    status: report.status,
-    framework: report.framework,
-    duration_ms: report.duration_ms,
-    revision: git?.revision ?? null,
-    dirty: git?.dirty ?? null,
-    shard: shard === undefined ? null : { index: shard.index, count: shard.count, partition: shard.partition },
-    source: file,
-    summary: report.summary,
-  };
+  const run: HistoryRun = { ...storedRun(report.run_id ?? file, report), source: file };
   return { run, lines: Array.isArray(report.tests) ? testLines(report.tests) : listedLines(report) };
 }
 

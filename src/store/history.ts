@@ -4,7 +4,7 @@ import type { RunReport } from '../model/report.js';
 import type { Outcome, TestResult } from '../model/results.js';
 import { ensureDir, type ArtifactPaths } from './artifacts.js';
 import { openRead, removeFile, writeFileAtomic } from './atomic.js';
-import { bounded, decodeNames, encodeEntry, encodeNames, type HistoryLine, type StoredHistoryRun, type TestName } from './history-format.js';
+import { bounded, decodeNames, encodeEntry, encodeNames, type HistoryLine, type StoredHistoryRun, storedRun, type TestName } from './history-format.js';
 import { entryFile, historyDir, listHistory, namesFile } from './history-files.js';
 
 export { readHistory, type HistoryOptions } from './history-read.js';
@@ -36,20 +36,6 @@ export function recordHistory(artifacts: ArtifactPaths, report: RunReport, tests
   pruneHistory(dir, keep, artifacts.runId);
 }
 
-function storedRun(runId: string, report: RunReport): StoredHistoryRun {
-  const { shard, git } = report;
-  return {
-    run_id: runId,
-    started_at: report.started_at,
-    status: report.status,
-    framework: report.framework,
-    duration_ms: report.duration_ms,
-    revision: git?.revision ?? null,
-    dirty: git?.dirty ?? null,
-    shard: shard === undefined ? null : { index: shard.index, count: shard.count, partition: shard.partition },
-    summary: report.summary,
-  };
-}
 
 /** Worse first: a test a run reports twice (the same file and name) keeps its worse outcome. */
 const RANK: Readonly<Record<Outcome, number>> = { error: 0, failed: 1, flaky: 2, passed: 3, skipped: 4 };
