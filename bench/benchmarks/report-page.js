@@ -4,10 +4,10 @@ import path from 'node:path';
 import { runTests } from '../lib/commands.js';
 import { runOnce, verify } from '../lib/command.js';
 import { figure } from '../lib/figure.js';
-import { tempDir } from '../lib/fixtures.js';
 import { alternate } from '../lib/measure.js';
 import { peakRss } from '../lib/rss.js';
 import { median } from '../lib/stats.js';
+import { historyProject } from '../lib/history-store.js';
 
 // Issue 31: `run-tests report` on 200 runs × 10,000 tests in at most 2 s, a page of at most 2 MB.
 const RUNS = 200;
@@ -15,35 +15,6 @@ const FILES = 500;
 const PER_FILE = 20;
 const MAX_MS = 2000;
 const MAX_BYTES = 2 * 1024 * 1024;
-const STARTED = Date.parse('2026-06-01T08:00:00Z');
-
-/** `.run-tests/history/<run_id>.tsv` as each run writes it (docs/history.md): a JSON
- * header, then a line per test (outcome letter, ms, file index, name). A test in 997
- * fails now and then, one in 499 is flaky once in a while: the page has tests to list
- * in every section. */
-function writeStore(dir) {
-  const history = path.join(dir, '.run-tests/history');
-  fs.mkdirSync(history, { recursive: true });
-  fs.writeFileSync(path.join(dir, '.run-tests/.gitignore'), '*\n');
-  const files = Array.from({ length: FILES }, (_, f) => `src/module${f % 25}/feature${f}.test.ts`);
-  let last = null;
-  for (let r = 0; r < RUNS; r += 1) {
-    const started = new Date(STARTED + r * 3_600_000).toISOString();
-    const runId = `${started.slice(0, 10).replace(/-/g, '')}-${started.slice(11, 19).replace(/:/g, '')}.000-${(0x10000000 + r).toString(16)}`;
-    const counts = { passed: 0, failures: 0, flaky: 0 };
-    let lines = '';
-    for (let t = 0; t < FILES * PER_FILE; t += 1) {
-      const outcome = t % 997 === 0 && (r + t) % 7 === 0 ? 'f' : t % 499 === 0 && (r + t) % 11 === 0 ? 'k' : 'p';
-      counts[outcome === 'f' ? 'failures' : outcome === 'k' ? 'flaky' : 'passed'] += 1;
-      lines += `${outcome}\t${(t * 37 + r * 13) % 400 + (t % 1000 === 0 ? 2500 : 1)}\t${Math.floor(t / PER_FILE)}\ttest ${t % PER_FILE} of feature ${Math.floor(t / PER_FILE)} does its job\n`;
-    }
-    const summary = { run: FILES * PER_FILE, passed: counts.passed, failures: counts.failures, errors: 0, skips: 0, flaky: counts.flaky };
-    const run = { run_id: runId, started_at: started, status: counts.failures > 0 ? 'failed' : 'passed', framework: 'jest', duration_ms: 60_000 + r * 50, revision: null, dirty: null, shard: null, summary };
-    fs.writeFileSync(path.join(history, `${runId}.tsv`), `${JSON.stringify({ run_tests_history: 1, run, files })}\n${lines}`);
-    last = run;
-  }
-  return last;
-}
 
 /** The newest run's report, failures and all, as .run-tests/last-report.json holds it. */
 function writeLastReport(dir, run) {
@@ -63,8 +34,10 @@ export const reportPageBench = {
   name: 'report-page',
   title: `run-tests report over ${RUNS} stored runs of ${(FILES * PER_FILE).toLocaleString('en-US')} tests each`,
   async run({ runs, log }) {
-    const dir = tempDir('report-page');
-    writeLastReport(dir, writeStore(dir));
+    // The store as runs write it (recordHistory), and the newest run's report beside it.
+    const dir = await historyProject({ runs: RUNS, tests: FILES * PER_FILE, perFile: PER_FILE });
+    const summary = { run: FILES * PER_FILE, passed: FILES * PER_FILE - 100, failures: 100, errors: 0, skips: 0 };
+    writeLastReport(dir, { run_id: '20261201-031900.000-000000c7', started_at: '2026-12-01T03:19:00.000Z', duration_ms: 60_000, summary });
     const page = path.join(dir, '.run-tests/report/index.html');
     const cmd = (throughNode) => runTests(['report'], { cwd: dir, throughNode, label: `run-tests report, ${RUNS} runs × ${(FILES * PER_FILE).toLocaleString('en-US')} tests`, expectOutput: new RegExp(`${page.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\n$`) });
     const timed = cmd(false);
@@ -79,7 +52,7 @@ export const reportPageBench = {
     const rss = [];
     for (let round = 0; round < Math.max(3, Math.ceil(runs / 2)); round += 1) rss.push(await peakRss(measured));
     log(`  peak RSS: ${rss.map((s) => `${s.self.toFixed(0)} MiB`).join(', ')}`);
-    const note = `${RUNS} history entries of ${(FILES * PER_FILE).toLocaleString('en-US')} tests in ${FILES} files, generated in the entry format; last-report.json with 100 failures; load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} CPUs at the end`;
+    const note = `${RUNS} history entries of ${(FILES * PER_FILE).toLocaleString('en-US')} tests in ${FILES} files, written by recordHistory; last-report.json with 100 failures; load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} CPUs at the end`;
     const a = (label, value, unit) => ({ label, shown: timed.shown, median: value, unit });
     return [
       figure({ benchmark: 'report-page', title: 'report: wall time', a: a(timed.label, median(times), 'ms'), result: { value: median(times), unit: 'ms' }, target: { max: MAX_MS, unit: 'ms' }, runs: times.length, note }),
