@@ -12,6 +12,7 @@ import { decide } from './verdict.js';
 import { readLogTail } from './log-tail.js';
 import { retryable, retryFailures, statusAfterRetries, type AttemptRun } from './retry.js';
 import { rerunRules } from './rerun.js';
+import { HarnessError } from '../model/errors.js';
 import type { RetriesInfo } from '../model/report.js';
 import type { ParsedReport, RunStatus, TestResult } from '../model/results.js';
 
@@ -87,7 +88,7 @@ export async function retryRun(run: RetriedRun, tests: readonly TestResult[], fi
   if (first !== 'failed' || retryable(tests).length === 0 || interrupts.signal !== null) {
     return { tests, status: first, warnings: [], info: { max, flaky_fails: flakyFails, runs: [] } };
   }
-  const retried = await retryFailures(tests, max, (records, attempt) => runAttempt(run, records, attempt, interrupts), rerunRules(run.adapter));
+  const retried = await retryFailures(tests, max, (records, attempt) => guardedAttempt(run, records, attempt, interrupts), rerunRules(run.adapter));
   const executed = retried.tests.filter((t) => t.status !== 'skipped').length;
   const trusted = report !== null && report.complete && (report.contradictions ?? []).length === 0 && executed >= run.request.minTests;
   const after = statusAfterRetries(first, retried.tests, trusted, flakyFails);
@@ -97,4 +98,15 @@ export async function retryRun(run: RetriedRun, tests: readonly TestResult[], fi
     warnings: [...retried.warnings, ...after.warnings],
     info: { max, flaky_fails: flakyFails, runs: retried.runs },
   };
+}
+
+/** A retry that cannot start (its runner gone from PATH, its directory unwritable) is a
+ * retry without results: the first run's evidence stands, and the warning says why. */
+async function guardedAttempt(run: RetriedRun, records: readonly FailedTestRecord[], attempt: number, interrupts: Interrupts): Promise<AttemptRun> {
+  try {
+    return await runAttempt(run, records, attempt, interrupts);
+  } catch (error) {
+    if (!(error instanceof HarnessError) || error.code === 'USAGE') throw error;
+    return { status: 'error', results: null, log: attemptArtifacts(run.artifacts, attempt).log, warnings: [`retry ${attempt - 1} could not run: ${error.message}`] };
+  }
 }
