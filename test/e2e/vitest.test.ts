@@ -145,8 +145,12 @@ describe('vitest through its programmatic API', () => {
     // (at 5 s it sometimes had not, and a run that timed out before any result has none).
     const { exitCode, report } = await runJson(['--cwd', dir, '--timeout', '12', '--kill-grace', '1'], { env: { HANG_PID_FILE: pidFile } });
     expect([exitCode, report.status, report.timed_out]).toEqual([124, 'timed_out', true]);
-    expect(report.summary).toEqual({ run: 1, passed: 1, failures: 0, errors: 0, skips: 0 });
-    expect(report.warnings[0]).toContain('vitest stopped while running test/hang.test.js (during "hangs with a grandchild")');
+    // vitest, sent SIGTERM, may report its own shutdown as an error outside any test
+    // before the kill grace ends (on a loaded machine it has the time): never a test's result.
+    const { run, errors, ...counts } = report.summary;
+    expect([counts, run]).toEqual([{ passed: 1, failures: 0, skips: 0 }, 1 + (errors ?? 0)]);
+    expect(report.failed_tests.filter((t) => t.status !== 'error' || ['passes first', 'hangs with a grandchild'].includes(t.test_name))).toEqual([]);
+    expect(report.warnings.filter((w) => w.includes('vitest stopped while running test/hang.test.js (during "hangs with a grandchild")'))).toHaveLength(1);
     const grandchild = Number(await fs.readFile(pidFile, 'utf8'));
     await waitFor(`grandchild ${grandchild} to die`, () => processGone(grandchild));
   });
