@@ -1,23 +1,12 @@
 import path from 'node:path';
 import { findProjectRoot } from '../detect/roots.js';
-import type { HistoryRun, TestStats } from '../model/history.js';
+import type { HistoryDocument } from '../model/history.js';
 import { SCHEMA_VERSION } from '../model/report.js';
 import { selectTests } from '../core/history/select.js';
 import { testStats } from '../core/history/stats.js';
 import { ARTIFACTS_DIR } from '../store/artifacts.js';
 import { readHistory } from '../store/history.js';
 
-/** What `run-tests history --json` prints (schema/report.schema.json's historyDocument). */
-export interface HistoryDocument {
-  readonly schema_version: typeof SCHEMA_VERSION;
-  /** The project whose `.run-tests/history` was read. */
-  readonly project_root: string;
-  /** Oldest first. */
-  readonly runs: readonly HistoryRun[];
-  /** The tests the operand selects (all without one), in order of concern (docs/history.md). */
-  readonly tests: readonly TestStats[];
-  readonly warnings: readonly string[];
-}
 
 export interface HistoryRequest {
   readonly cwd: string;

@@ -1,4 +1,5 @@
 import type { Outcome, RunStatus, Summary } from './results.js';
+import type { SCHEMA_VERSION } from './report.js';
 
 /** One run as the history keeps it (`run-tests history`, the report page). */
 export interface HistoryRun {
@@ -56,4 +57,16 @@ export interface TestStats {
   readonly trend: 'slower' | 'faster' | 'steady' | null;
   /** Its outcome in the newest run it ran in. */
   readonly last: Outcome | null;
+}
+
+/** What `run-tests history --json` prints (schema/report.schema.json's historyDocument). */
+export interface HistoryDocument {
+  readonly schema_version: typeof SCHEMA_VERSION;
+  /** The project whose `.run-tests/history` was read. */
+  readonly project_root: string;
+  /** Oldest first. */
+  readonly runs: readonly HistoryRun[];
+  /** The tests the operand selects (all without one), in order of concern (docs/history.md). */
+  readonly tests: readonly TestStats[];
+  readonly warnings: readonly string[];
 }

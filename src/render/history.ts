@@ -1,12 +1,7 @@
-import type { HistoryRun, TestStats } from '../model/history.js';
+import type { HistoryDocument, TestStats } from '../model/history.js';
 import { visible } from './visible.js';
 
-interface Document {
-  readonly project_root: string;
-  readonly runs: readonly HistoryRun[];
-  readonly tests: readonly TestStats[];
-  readonly warnings: readonly string[];
-}
+type Document = Omit<HistoryDocument, 'schema_version'>;
 
 const COLUMNS = ['runs', 'fail', 'flaky', 'flips', 'median', 'p95', 'trend', 'last'] as const;
 const MIN_WIDTH: Partial<Record<(typeof COLUMNS)[number], number>> = { median: 6, p95: 6 };

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import fs from 'fs-extra';
 import path from 'node:path';
-import type { HistoryDocument } from '../../src/cli/history-command.js';
+import type { HistoryDocument } from '../../src/model/history.js';
 import type { TestStats } from '../../src/model/history.js';
 import { validateHistory } from '../support/schemas.js';
 import { copyFixture, runCli, runJson } from './helpers.js';
